@@ -1,0 +1,8 @@
+"""rulekb: a multilingual (en/de/fr) knowledge base of the Magic: The Gathering Comprehensive
+Rules and card rulings.
+
+The pipeline, one module per stage: load -> validate -> link -> check -> render -> report,
+with `cli` on top and `mkdocs_plugin` as the thin mkdocs integration.
+"""
+
+__version__ = "0.1.0"

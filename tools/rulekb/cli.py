@@ -1,0 +1,175 @@
+"""The `rulekb` command line, on top of the pipeline (load -> validate -> link -> check ->
+render -> report). Each command is a small function registered in `COMMANDS`; a data problem
+ends the run with exit code 2 and one line per problem (file:line:column), never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Sequence
+
+from . import __version__
+from .diagnostics import DataError
+from .link import link
+from .models import SOURCE_LANGUAGE, KnowledgeBase, Unit, english_hash
+from .refs import is_rule_number
+from .validate import load_knowledge_base
+
+EXIT_OK, EXIT_FINDINGS, EXIT_DATA = 0, 1, 2
+
+
+def project_root(args: argparse.Namespace) -> Path:
+    return Path(args.root).resolve()
+
+
+def _load(args: argparse.Namespace) -> KnowledgeBase:
+    return load_knowledge_base(project_root(args))
+
+
+# ---------------------------------------------------------------- validate
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    kb = _load(args)
+    texts: Counter[str] = Counter()
+    for unit in kb.units():
+        for lang, variants in unit.variants.items():
+            texts[lang] += len(variants)
+    print(f"ok: {project_root(args)}")
+    print(f"  rules     {len(kb.rules)}")
+    print(f"  subrules  {sum(len(r.subrules) for r in kb.rules)}")
+    print(f"  notes     {sum(len(r.notes) for r in kb.rules)}")
+    print(f"  rulings   {len(kb.rulings)}")
+    print(f"  cards     {len(kb.cards)}")
+    units = len(kb.units())
+    for lang in kb.languages:
+        have = sum(1 for u in kb.units() if lang.code in u.variants)
+        print(f"  texts {lang.code:<4}{texts[lang.code]:>4}  ({have} of {units} units, {lang.english_name})")
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------- show
+
+
+def _print_unit(unit: Unit, langs: Sequence[str], kb: KnowledgeBase) -> None:
+    print(f"{unit.label}  [{unit.id}]")
+    for lang in langs:
+        variants = unit.variants.get(lang, ())
+        if not variants:
+            print(f"  {lang}: (missing: no {lang} text)")
+            continue
+        english = unit.text(SOURCE_LANGUAGE)
+        for v in variants:
+            flags = [v.status.value] + ([] if v.canonical else ["alternative"])
+            if v.translated_from and english and v.translated_from != english_hash(english.text):
+                flags.append("stale: its English has changed")
+            src = kb.sources[v.source]
+            print(f"  {lang}: {v.text}")
+            print(f"      source: {src.id} ({src.title}); status: {', '.join(flags)}; {v.pos.file}:{v.pos.line}")
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    kb = _load(args)
+    if not is_rule_number(args.ref):
+        print(f"error: '{args.ref}' is not a rule number; write it like 702.78 or 702.78a", file=sys.stderr)
+        return EXIT_DATA
+    found = link(kb).lookup(args.ref)
+    if found is None:
+        numbers = ", ".join(sorted({r.number for r in kb.rules} | {h.number for r in kb.rules for h in r.history}))
+        print(f"error: no rule {args.ref} in this knowledge base (numbers known: {numbers})", file=sys.stderr)
+        return EXIT_DATA
+    codes = kb.language_codes
+    if args.all_languages:
+        langs: Sequence[str] = codes
+    elif args.lang:
+        if args.lang not in codes:
+            print(f"error: unknown language '{args.lang}'; use one of {', '.join(codes)}", file=sys.stderr)
+            return EXIT_DATA
+        langs = (args.lang,)
+    else:
+        langs = (SOURCE_LANGUAGE,)
+    rule = found.target.rule
+    print(found.explain())
+    title = rule.title.text(langs[0]) if rule.title else None
+    name = f" {title.text}" if title else ""
+    print(f"rule {rule.number}{name} (id {rule.id}; number today: {rule.current_number})")
+    units = [found.target.subrule.unit] if found.target.subrule else list(rule.units)
+    for unit in units:
+        _print_unit(unit, langs, kb)
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------- hash
+
+
+def cmd_hash(args: argparse.Namespace) -> int:
+    text = sys.stdin.read() if args.text == "-" else args.text
+    print(english_hash(text))
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------- registry
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    help: str
+    run: Callable[[argparse.Namespace], int]
+    arguments: Callable[[argparse.ArgumentParser], None]
+
+
+def _args_show(p: argparse.ArgumentParser) -> None:
+    p.add_argument("ref", help="a rule or subrule number, old or current (e.g. 702.78a, 702.81a)")
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--lang", help="the language to show (default: en)")
+    group.add_argument("--all-languages", action="store_true", help="show every language side by side")
+
+
+def _args_hash(p: argparse.ArgumentParser) -> None:
+    p.add_argument("text", help="the English text, or - to read it from standard input")
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command("validate", "load and check the YAML data; print counts", cmd_validate, lambda p: None),
+    Command("show", "print a rule or subrule with its source and status", cmd_show, _args_show),
+    Command("hash", "print the English hash a translation records as translated_from", cmd_hash, _args_hash),
+)
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="rulekb", description=__doc__.split("\n\n")[0] if __doc__ else None)
+    p.add_argument("--version", action="version", version=f"rulekb {__version__}")
+    p.add_argument("--root", default=os.environ.get("RULEKB_ROOT", "."),
+                   help="the project folder holding rules/ and translations/ (default: .)")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for c in COMMANDS:
+        cp = sub.add_parser(c.name, help=c.help, description=c.help)
+        c.arguments(cp)
+        cp.set_defaults(run=c.run)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except DataError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        print(f"{len(exc.problems)} problem(s); nothing was written.", file=sys.stderr)
+        return EXIT_DATA
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # output piped into `head` and closed early
+        sys.stderr.close()
+        return EXIT_OK
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,138 @@
+"""Pipeline stage 3 of 6 (load -> validate -> link -> check -> render -> report).
+
+Resolves what the texts point at: rule numbers (with the shared parser of `refs`) to rules and
+subrules of the knowledge base, and builds the backlinks ("referenced by"). Also answers
+look-ups by an old or current number through each rule's number history (`rulekb show 702.81a`).
+Pure functions over a `KnowledgeBase`; nothing here reads files.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Mapping
+
+from .models import HistoryEntry, KnowledgeBase, Rule, Subrule, Unit
+from .refs import Reference, RuleNumber, find_references, parse_rule_number
+
+
+@dataclass(frozen=True)
+class Target:
+    """A resolved rule number: the rule, and the subrule when the number names one."""
+
+    rule: Rule
+    subrule: Subrule | None
+
+    @property
+    def number(self) -> str:
+        """The number as the knowledge base stores it (the rule's release)."""
+        return self.subrule.number if self.subrule else self.rule.number
+
+    @property
+    def anchor(self) -> str:
+        return self.number
+
+
+@dataclass(frozen=True)
+class Lookup:
+    """The answer to "what is rule N?": the target, and how the number was matched."""
+
+    target: Target
+    asked: str
+    history: HistoryEntry | None  # the history entry matched, None when N is the stored number
+
+    def explain(self) -> str:
+        t = self.target
+        if self.history is None:
+            return f"{self.asked} is {t.number} in the rules release of {t.rule.release}"
+        entry, end, current = next(s for s in t.rule.history_spans() if s[0] == self.history)
+        if current:
+            span = f"since {entry.since} (current)"
+        else:
+            span = " ".join(p for p in (f"from {entry.since}" if entry.since else "",
+                                        f"until {end}" if end else "") if p)
+        return (f"{self.asked} is the number of {t.rule.id} in the rules releases {span}; "
+                f"the text here is {t.number} of the release of {t.rule.release}")
+
+
+@dataclass(frozen=True)
+class Link:
+    """One reference in one text of one unit, with the targets of its expanded numbers
+    (None for a number that is not in the knowledge base)."""
+
+    unit: str
+    lang: str
+    variant: int
+    reference: Reference
+    targets: tuple[Target | None, ...]
+
+
+@dataclass(frozen=True)
+class LinkedKB:
+    kb: KnowledgeBase
+    links: tuple[Link, ...]
+    backlinks: Mapping[str, tuple[str, ...]]   # rule id -> ids of the units that reference it
+    _by_number: Mapping[str, Target]
+
+    def resolve(self, number: str) -> Target | None:
+        """A number as the texts use it: the knowledge base's stored numbering."""
+        return self._by_number.get(number)
+
+    def links_of(self, unit_id: str, lang: str, variant: int = 0) -> tuple[Link, ...]:
+        return tuple(l for l in self.links if l.unit == unit_id and l.lang == lang and l.variant == variant)
+
+    def lookup(self, number: str) -> Lookup | None:
+        """Find a rule by its stored number first, then by any number of its history."""
+        parsed = parse_rule_number(number)
+        if (target := self.resolve(str(parsed))) is not None:
+            return Lookup(target, str(parsed), None)
+        rule_part, letter = _split(parsed)
+        for rule in self.kb.rules:
+            for entry in rule.history:
+                if entry.number == rule_part:
+                    sub = rule.subrule(letter) if letter else None
+                    if letter and sub is None:
+                        return None
+                    return Lookup(Target(rule, sub), str(parsed), entry)
+        return None
+
+
+def _split(number: RuleNumber) -> tuple[str, str | None]:
+    if number.letter is None:
+        return str(number), None
+    return str(RuleNumber(number.section, number.rule, None)), number.letter
+
+
+def number_index(kb: KnowledgeBase) -> dict[str, Target]:
+    index: dict[str, Target] = {}
+    for rule in kb.rules:
+        index[rule.number] = Target(rule, None)
+        for sub in rule.subrules:
+            index[sub.number] = Target(rule, sub)
+    return index
+
+
+def _unit_owner(kb: KnowledgeBase) -> dict[str, str]:
+    """unit id -> id of the rule (or ruling mechanic) it belongs to."""
+    owner = {u.id: r.id for r in kb.rules for u in r.units}
+    owner.update({r.unit.id: r.mechanic for r in kb.rulings})
+    return owner
+
+
+def link(kb: KnowledgeBase) -> LinkedKB:
+    index = number_index(kb)
+    owner = _unit_owner(kb)
+    links: list[Link] = []
+    back: dict[str, set[str]] = {}
+    units: tuple[Unit, ...] = kb.units()
+    for unit in units:
+        for lang, variants in sorted(unit.variants.items()):
+            for i, variant in enumerate(variants):
+                for ref in find_references(variant.text):
+                    targets = tuple(index.get(n) for n in ref.numbers)
+                    links.append(Link(unit.id, lang, i, ref, targets))
+                    for t in targets:
+                        if t is not None and t.rule.id != owner.get(unit.id):
+                            back.setdefault(t.rule.id, set()).add(unit.id)
+    backlinks = MappingProxyType({k: tuple(sorted(v)) for k, v in sorted(back.items())})
+    return LinkedKB(kb, tuple(links), backlinks, MappingProxyType(index))

@@ -1,0 +1,223 @@
+"""Pipeline stage 1 of 6 (load -> validate -> link -> check -> render -> report).
+
+Reads the YAML files of a project tree into positioned nodes, strictly: every scalar stays a
+string with its line and column (YAML 1.1 would turn ``702.80`` into the float 702.8 and
+``no`` into False), and the loader refuses what PyYAML would silently accept and lose:
+duplicate keys, anchors and aliases, explicit tags, several documents in one file, bytes
+that are not UTF-8. All problems of all files are collected into one `DataError`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Union
+
+import yaml
+
+from .diagnostics import DataError, Problem
+
+try:  # libyaml's event parser is ~10x faster; the pure-Python one gives the same events
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover - depends on the PyYAML build
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+
+
+@dataclass(frozen=True)
+class Scalar:
+    value: str
+    line: int
+    column: int
+    quoted: bool = False
+
+
+@dataclass(frozen=True)
+class MapNode:
+    items: tuple[tuple[Scalar, "Node"], ...]
+    line: int
+    column: int
+
+    def keys(self) -> tuple[str, ...]:
+        return tuple(k.value for k, _ in self.items)
+
+    def get(self, key: str) -> "Node | None":
+        for k, v in self.items:
+            if k.value == key:
+                return v
+        return None
+
+    def key_node(self, key: str) -> Scalar | None:
+        for k, _ in self.items:
+            if k.value == key:
+                return k
+        return None
+
+
+@dataclass(frozen=True)
+class SeqNode:
+    items: tuple["Node", ...]
+    line: int
+    column: int
+
+
+Node = Union[Scalar, MapNode, SeqNode]
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """One parsed YAML file: `path` is relative to the project root, with forward slashes."""
+
+    path: str
+    root: Node
+
+
+def _pos(mark: yaml.Mark) -> tuple[int, int]:
+    return mark.line + 1, mark.column + 1
+
+
+class _Builder:
+    """Turns PyYAML events into nodes, collecting problems instead of stopping at the first."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.problems: list[Problem] = []
+
+    def problem(self, mark: yaml.Mark, message: str, hint: str) -> None:
+        line, col = _pos(mark)
+        self.problems.append(Problem(self.path, line, col, message, hint))
+
+    def build(self, events: list[yaml.Event]) -> Node | None:
+        it = iter(events)
+        roots: list[Node] = []
+        for event in it:
+            if isinstance(event, yaml.DocumentStartEvent):
+                roots.append(self._node(next(it), it))
+        if len(roots) > 1:
+            self.problem(events[0].start_mark, "the file holds several YAML documents ('---')",
+                         "keep one document per file; move the others into files of their own")
+        return roots[0] if roots else None
+
+    def _check_anchor_tag(self, event: yaml.NodeEvent) -> None:
+        if getattr(event, "anchor", None):
+            self.problem(event.start_mark, f"YAML anchor '&{event.anchor}' is not allowed",
+                         "write the value out in full; anchors and aliases are refused "
+                         "(they hide shared text and allow alias bombs)")
+        tag = getattr(event, "tag", None)
+        if tag and tag != "!":
+            self.problem(event.start_mark, f"explicit YAML tag '{tag}' is not allowed",
+                         "remove the tag; every value is read as text and typed by the schema")
+
+    def _node(self, event: yaml.Event, it) -> Node:
+        if isinstance(event, yaml.AliasEvent):
+            self.problem(event.start_mark, f"YAML alias '*{event.anchor}' is not allowed",
+                         "write the value out in full; anchors and aliases are refused")
+            line, col = _pos(event.start_mark)
+            return Scalar("", line, col)
+        self._check_anchor_tag(event)
+        line, col = _pos(event.start_mark)
+        if isinstance(event, yaml.ScalarEvent):
+            return Scalar(event.value, line, col, quoted=event.style not in (None, ""))
+        if isinstance(event, yaml.SequenceStartEvent):
+            items = []
+            for child in it:
+                if isinstance(child, yaml.SequenceEndEvent):
+                    break
+                items.append(self._node(child, it))
+            return SeqNode(tuple(items), line, col)
+        if isinstance(event, yaml.MappingStartEvent):
+            return self._mapping(line, col, it)
+        raise AssertionError(f"unexpected YAML event {event!r}")  # the parser guarantees this
+
+    def _mapping(self, line: int, col: int, it) -> MapNode:
+        items: list[tuple[Scalar, Node]] = []
+        seen: dict[str, Scalar] = {}
+        for child in it:
+            if isinstance(child, yaml.MappingEndEvent):
+                break
+            key = self._node(child, it)
+            value = self._node(next(it), it)
+            if not isinstance(key, Scalar):
+                self.problem_at(key, "a mapping key must be plain text",
+                                "use a text key such as 'en' or 'text'")
+                continue
+            if key.value in seen:
+                first = seen[key.value]
+                self.problems.append(Problem(
+                    self.path, key.line, key.column,
+                    f"duplicate key '{key.value}' (first at line {first.line})",
+                    "PyYAML would keep only the last one and lose the other text: "
+                    "remove one of them or give it its own key"))
+                continue
+            seen[key.value] = key
+            items.append((key, value))
+        return MapNode(tuple(items), line, col)
+
+    def problem_at(self, node: Node, message: str, hint: str) -> None:
+        self.problems.append(Problem(self.path, node.line, node.column, message, hint))
+
+
+def _decode(path: str, data: bytes) -> tuple[str | None, list[Problem]]:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = data[: exc.start]
+        line = before.count(b"\n") + 1
+        col = exc.start - (before.rfind(b"\n") + 1) + 1
+        return None, [Problem(path, line, col,
+                              f"the file is not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})",
+                              "re-save the file as UTF-8 (e.g. iconv -f cp1252 -t utf-8)")]
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text, []
+
+
+def parse_text(path: str, text: str) -> tuple[Node | None, list[Problem]]:
+    """Parse YAML text into nodes; returns (root or None, problems)."""
+    builder = _Builder(path)
+    try:
+        events = list(yaml.parse(text, Loader=_Loader))
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = _pos(mark) if mark else (1, 1)
+        what = exc.problem or exc.context or "invalid YAML"
+        return None, [Problem(path, line, col, f"YAML syntax error: {what}",
+                              "check the indentation and quoting around this line")]
+    except yaml.YAMLError as exc:
+        return None, [Problem(path, 1, 1, f"YAML error: {exc}", "check the file's YAML syntax")]
+    root = builder.build(events)
+    return root, builder.problems
+
+
+def parse_file(path: Path, root: Path) -> tuple[SourceFile | None, list[Problem]]:
+    rel = path.relative_to(root).as_posix()
+    text, problems = _decode(rel, path.read_bytes())
+    if text is None:
+        return None, problems
+    node, problems = parse_text(rel, text)
+    if node is None:
+        if not problems:
+            problems = [Problem(rel, 1, 1, "the file is empty", "add its content or delete the file")]
+        return None, problems
+    return SourceFile(rel, node), problems
+
+
+def yaml_files(root: Path, folder: str) -> list[Path]:
+    base = root / folder
+    if not base.is_dir():
+        return []
+    return sorted(p for p in base.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
+
+
+def load_files(root: Path, folders: tuple[str, ...]) -> tuple[SourceFile, ...]:
+    """Parse every YAML file under the given folders of `root`; raise DataError with all problems."""
+    files: list[SourceFile] = []
+    problems: list[Problem] = []
+    for folder in folders:
+        for path in yaml_files(root, folder):
+            parsed, found = parse_file(path, root)
+            problems.extend(found)
+            if parsed is not None:
+                files.append(parsed)
+    if problems:
+        raise DataError(problems)
+    return tuple(files)

@@ -1,0 +1,240 @@
+"""Typed, frozen values that flow between the pipeline stages (load -> validate -> link ->
+check -> render -> report). `validate` builds a `KnowledgeBase` out of YAML nodes; every later
+stage reads it and never mutates it. `Finding` is what the QA checks produce.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from enum import Enum
+from types import MappingProxyType
+from typing import Mapping
+
+SOURCE_LANGUAGE = "en"
+
+
+class Status(str, Enum):
+    """How far a text can be trusted."""
+
+    OFFICIAL = "official"    # published by Wizards of the Coast (rules release, Gatherer/MTGJSON)
+    COMMUNITY = "community"  # published by others (wikis, community summaries, fan translations)
+    DRAFT = "draft"          # work in progress of this project's translators
+    MACHINE = "machine"      # machine translation, not reviewed
+
+
+class UnitKind(str, Enum):
+    TITLE = "title"
+    SUMMARY = "summary"
+    TEXT = "text"        # a rule's own text (601.2 "To cast a spell is ...")
+    SUBRULE = "subrule"
+    NOTE = "note"
+    RULING = "ruling"
+
+
+_FOLD = str.maketrans({"“": '"', "”": '"', "„": '"', "«": '"', "»": '"', "‘": "'", "’": "'",
+                       "‚": "'", "–": "-", "—": "-", "\u00a0": " ", "\u202f": " "})
+_SPACE = re.compile(r"\s+")
+
+
+def normalise(text: str) -> str:
+    """The form a translation's English hash is taken of: NFC, quotes and dashes folded,
+    white space collapsed. A change of typography alone does not make translations stale."""
+    text = unicodedata.normalize("NFC", text).translate(_FOLD)
+    return _SPACE.sub(" ", text).strip()
+
+
+def english_hash(text: str) -> str:
+    """16 hex digits of SHA-256 over the normalised English: recorded as `translated_from`."""
+    return hashlib.sha256(normalise(text).encode("utf-8")).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class Pos:
+    file: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One text of one unit in one language, from one source."""
+
+    text: str
+    source: str
+    status: Status
+    canonical: bool
+    pos: Pos
+    translated_from: str | None = None   # english_hash() of the English it translates
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A translatable text unit with a stable id (e.g. ``retrace.a``) and a display label
+    (``702.78a``). `variants` maps a language to its variants, the canonical one first."""
+
+    id: str
+    kind: UnitKind
+    label: str
+    variants: Mapping[str, tuple[Variant, ...]]
+    pos: Pos
+
+    def text(self, lang: str) -> Variant | None:
+        found = self.variants.get(lang)
+        return found[0] if found else None
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        return tuple(sorted(self.variants))
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """A number the rule had in a span of rules releases (dates are YYYY-MM or YYYY-MM-DD)."""
+
+    number: str
+    since: str | None
+    until: str | None
+    source: str
+
+
+@dataclass(frozen=True)
+class Subrule:
+    letter: str
+    number: str
+    unit: Unit
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    number: str        # number in the release its English text comes from
+    release: str       # that release's effective date
+    history: tuple[HistoryEntry, ...]
+    title: Unit | None
+    summary: Unit | None
+    text: Unit | None
+    subrules: tuple[Subrule, ...]
+    notes: tuple[Unit, ...]
+    file: str
+
+    @property
+    def units(self) -> tuple[Unit, ...]:
+        head = tuple(u for u in (self.title, self.summary, self.text) if u is not None)
+        return head + tuple(s.unit for s in self.subrules) + self.notes
+
+    def history_spans(self) -> tuple[tuple[HistoryEntry, str | None, bool], ...]:
+        """Each history entry with the end of its span (its `until`, else the next entry's
+        `since`) and whether it is the current number (open-ended and last)."""
+        out = []
+        for i, entry in enumerate(self.history):
+            nxt = self.history[i + 1].since if i + 1 < len(self.history) else None
+            end = entry.until or nxt
+            out.append((entry, end, end is None and entry.since is not None))
+        return tuple(out)
+
+    @property
+    def current_number(self) -> str:
+        """The number in the newest release the history knows (open-ended entry), else `number`."""
+        for entry in reversed(self.history):
+            if entry.until is None and entry.since is not None:
+                return entry.number
+        return self.number
+
+    def subrule(self, letter: str) -> Subrule | None:
+        return next((s for s in self.subrules if s.letter == letter), None)
+
+
+@dataclass(frozen=True)
+class Card:
+    id: str
+    names: Mapping[str, str]
+    set_code: str
+    collector_number: str
+    oracle_id: str
+    source: str
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class Ruling:
+    id: str
+    date: str
+    mechanic: str           # rule id the ruling belongs to
+    cards: tuple[str, ...]  # card ids it applies to
+    unit: Unit
+
+
+@dataclass(frozen=True)
+class Source:
+    id: str
+    title: str
+    kind: str
+    file: str | None
+    date: str | None
+
+
+@dataclass(frozen=True)
+class Language:
+    code: str
+    name: str          # endonym: "Deutsch"
+    english_name: str  # "German"
+    locale: str        # Babel locale: "de_DE"
+
+
+@dataclass(frozen=True)
+class KnowledgeBase:
+    languages: tuple[Language, ...]
+    sources: Mapping[str, Source]
+    rules: tuple[Rule, ...]
+    cards: tuple[Card, ...]
+    rulings: tuple[Ruling, ...]
+    _rule_by_id: Mapping[str, Rule] = field(init=False, repr=False, compare=False)
+    _card_by_id: Mapping[str, Card] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_rule_by_id", MappingProxyType({r.id: r for r in self.rules}))
+        object.__setattr__(self, "_card_by_id", MappingProxyType({c.id: c for c in self.cards}))
+
+    @property
+    def language_codes(self) -> tuple[str, ...]:
+        return tuple(lang.code for lang in self.languages)
+
+    @property
+    def target_languages(self) -> tuple[str, ...]:
+        return tuple(c for c in self.language_codes if c != SOURCE_LANGUAGE)
+
+    def rule(self, rule_id: str) -> Rule | None:
+        return self._rule_by_id.get(rule_id)
+
+    def card(self, card_id: str) -> Card | None:
+        return self._card_by_id.get(card_id)
+
+    def units(self) -> tuple[Unit, ...]:
+        return tuple(u for r in self.rules for u in r.units) + tuple(r.unit for r in self.rulings)
+
+    def rulings_for(self, *, mechanic: str | None = None, card: str | None = None) -> tuple[Ruling, ...]:
+        return tuple(r for r in self.rulings
+                     if (mechanic is None or r.mechanic == mechanic) and (card is None or card in r.cards))
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+
+@dataclass(frozen=True, order=True)
+class Finding:
+    """One QA result about one text unit in one language."""
+
+    code: str
+    severity: Severity
+    lang: str
+    entry: str
+    file: str
+    line: int
+    message: str
+    suggestion: str = ""
