@@ -205,7 +205,7 @@ def _unit(r: Reader, ctx: Context, node: Node, uid: str, kind: UnitKind, label: 
                  if (v := _variant(r, ctx, item, lang, len(items) == 1, f"'{label}' {lang} #{i + 1}")) is not None]
         canon = [v for v in found if v.canonical]
         if len(items) > 1 and len(found) == len(items) and len(canon) != 1:
-            r.error(value, f"'{label}' {lang} has {len(items)} variants and {len(canon)} marked canonical",
+            r.error(key, f"'{label}' {lang} has {len(items)} variants and {len(canon)} marked canonical",
                     "mark exactly one variant 'canonical: true'")
             continue
         variants[lang] = tuple(sorted(found, key=lambda v: not v.canonical))

@@ -1,0 +1,27 @@
+"""Shared fixtures: paths of the project, of the reference material and of the fixture trees."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = Path(__file__).resolve().parent / "data"
+SHARED = ROOT.parent / "shared"
+
+
+@pytest.fixture
+def valid_tree(tmp_path: Path) -> Path:
+    """A writable copy of the tiny valid project tree tests/data/kb/valid."""
+    dest = tmp_path / "kb"
+    shutil.copytree(DATA / "kb" / "valid", dest)
+    return dest
+
+
+@pytest.fixture(scope="session")
+def shared() -> Path:
+    if not (SHARED / "seeds").is_dir():
+        pytest.skip(f"reference material not found at {SHARED}")
+    return SHARED

@@ -1,0 +1,129 @@
+"""Stage validate: every refused input names file and line, says what is wrong and how to fix it;
+all problems of a run are reported together, with exit code 2 and no traceback."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from rulekb.cli import main
+from rulekb.diagnostics import DataError
+from rulekb.validate import load_knowledge_base
+
+RULE = "rules/comprehensive/sample.yaml"
+
+
+def _replace(tree: Path, rel: str, old: str, new: str) -> None:
+    path = tree / rel
+    text = path.read_text("utf-8")
+    assert old in text, f"fixture {rel} lacks {old!r}"
+    path.write_text(text.replace(old, new, 1), "utf-8")
+
+
+def _line_of(tree: Path, rel: str, needle: str, nth: int = 1) -> int:
+    lines = (tree / rel).read_text("utf-8").splitlines()
+    hits = [i + 1 for i, line in enumerate(lines) if re.search(re.escape(needle) + r"(?![\w-])", line)]
+    return hits[nth - 1]
+
+
+# (case, file, old text, new text, needle giving the expected line, message fragment, fix fragment)
+CASES = [
+    ("duplicate key", RULE, "  de:\n    - text: Beispiel", "  en:\n    - text: Beispiel",
+     ("  en:", 2), "duplicate key 'en'", "lose"),
+    ("unknown field", RULE, "      - text: A note.", "      - txet: A note.",
+     ("txet", 1), "unknown field 'txet'", "did you mean 'text'"),
+    ("unknown language", RULE, "  de:\n", "  es:\n",
+     ("  es:", 1), "unknown language code 'es'", "rulekb lang add es"),
+    ("malformed rule number", RULE, 'number: "702.9"', 'number: "70.29"',
+     ("number: \"70.29\"", 1), "is not a rule number", "702.78"),
+    ("malformed history number", RULE, 'number: "502.9"', 'number: "502.9.1"',
+     ("502.9.1", 1), "is not a rule number", "702.78"),
+    ("impossible date", RULE, 'release: "2011-05-01"', 'release: "2011-02-30"',
+     ("release:", 1), "'2011-02-30' is not a date", "YYYY-MM-DD"),
+    ("date in another format", "rules/rulings/sample.yaml", 'date: "2018-01-19"', 'date: "19/01/2018"',
+     ("date:", 1), "'19/01/2018' is not a date", "2018-01-19"),
+    ("anchor and alias", "rules/rulings/sample.yaml", "cards: [sample-card]", "cards: &c [sample-card]\n    x: *c",
+     ("&c", 1), "anchor '&c' is not allowed", "write the value out"),
+    ("id not slug-safe", RULE, "id: sample", "id: Sample Rule",
+     ("id: Sample Rule", 1), "rule id 'Sample Rule' is not valid", "URL"),
+    ("unknown source", RULE, "      - text: A note.\n        source: test-rules", "      - text: A note.\n        source: test-rule",
+     ("source: test-rule", 1), "source 'test-rule' is not known", "did you mean 'test-rules'"),
+    ("unknown status", RULE, "status: community", "status: comunity",
+     ("status: comunity", 1), "status 'comunity' is not known", "did you mean 'community'"),
+    ("unknown card in ruling", "rules/rulings/sample.yaml", "cards: [sample-card]", "cards: [sample-crd]",
+     ("sample-crd", 1), "unknown card id 'sample-crd'", "did you mean 'sample-card'"),
+    ("bad subrule letter", RULE, "  a:\n    en:", "  l:\n    en:",
+     ("  l:", 1), "subrule key 'l'", "skip l and o"),
+    ("translated_from on English", RULE, "      - text: Sample is a keyword. See rule 601.2b.\n",
+     "      - text: Sample is a keyword. See rule 601.2b.\n        translated_from: 95a2f1edb08a7612\n",
+     ("translated_from: 95a2f1edb08a7612", 2), "English text has no 'translated_from'", "remove"),
+    ("two canonical variants missing", RULE, "      - text: A note.\n        source: test-rules\n        status: community\n",
+     "      - text: A note.\n        source: test-rules\n        status: community\n      - text: B note.\n        source: test-rules\n        status: community\n",
+     ("    en:", 2), "2 variants and 0 marked canonical", "canonical: true"),
+    ("YAML syntax", RULE, "title:\n", "title: [\n",
+     ("status: official", 1), "YAML syntax error", "indentation"),
+]
+
+
+@pytest.mark.parametrize("case, rel, old, new, needle, message, fix", CASES, ids=[c[0] for c in CASES])
+def test_refused_input_names_file_line_and_fix(valid_tree, capsys, case, rel, old, new, needle, message, fix):
+    _replace(valid_tree, rel, old, new)
+    with pytest.raises(DataError) as err:
+        load_knowledge_base(valid_tree)
+    line = _line_of(valid_tree, rel, *needle)
+    matching = [p for p in err.value.problems if message in p.message]
+    assert matching, [str(p) for p in err.value.problems]
+    if case != "YAML syntax":  # the parser reports where it noticed the error
+        assert any(p.file == rel and p.line == line for p in matching), [str(p) for p in matching]
+    assert all(p.file == rel for p in matching)
+    assert any(fix in p.hint for p in matching), [p.hint for p in matching]
+    # the command line gives the same, with exit code 2 and no traceback
+    assert main(["--root", str(valid_tree), "validate"]) == 2
+    out = capsys.readouterr()
+    assert f"{rel}:" in out.err and message in out.err and "Traceback" not in out.err
+
+
+def test_duplicate_rule_id_and_number_across_files(valid_tree):
+    text = (valid_tree / RULE).read_text("utf-8")
+    (valid_tree / "rules/comprehensive/copy.yaml").write_text(text, "utf-8")
+    with pytest.raises(DataError) as err:
+        load_knowledge_base(valid_tree)
+    messages = [str(p) for p in err.value.problems]
+    assert any("duplicate rule id 'sample'" in m and "rules/comprehensive/sample.yaml:1" in m for m in messages), messages
+    assert any("duplicate rule number '702.9'" in m for m in messages), messages
+
+
+def test_file_not_utf8(valid_tree):
+    path = valid_tree / RULE
+    path.write_bytes(path.read_text("utf-8").replace("A note.", "Une règle.").encode("cp1252"))
+    with pytest.raises(DataError) as err:
+        load_knowledge_base(valid_tree)
+    (problem,) = err.value.problems
+    assert problem.file == RULE and "not UTF-8" in problem.message and "0xe8" in problem.message
+    assert problem.line == _line_of_bytes(path.read_bytes(), b"Une r")
+    assert "utf-8" in problem.hint
+
+
+def _line_of_bytes(data: bytes, needle: bytes) -> int:
+    return data[: data.index(needle)].count(b"\n") + 1
+
+
+def test_all_errors_of_all_files_in_one_run(valid_tree):
+    _replace(valid_tree, RULE, "status: community", "status: comunity")
+    _replace(valid_tree, "rules/cards/sample-card.yaml", "set: TST", "sett: TST")
+    _replace(valid_tree, "rules/rulings/sample.yaml", 'date: "2018-01-19"', 'date: "2018-13-01"')
+    with pytest.raises(DataError) as err:
+        load_knowledge_base(valid_tree)
+    files = {p.file for p in err.value.problems}
+    assert files == {RULE, "rules/cards/sample-card.yaml", "rules/rulings/sample.yaml"}
+
+
+def test_valid_tree_loads(valid_tree):
+    kb = load_knowledge_base(valid_tree)
+    (rule,) = kb.rules
+    assert rule.number == "702.9" and rule.current_number == "702.9"
+    assert rule.subrules[0].number == "702.9a" and rule.notes[0].id == "sample.n1"
+    assert kb.rulings[0].cards == ("sample-card",)
+    assert kb.card("sample-card").names["de"] == "Beispielkarte"
