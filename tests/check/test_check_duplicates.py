@@ -1,0 +1,89 @@
+"""duplicates and sources: near-duplicate texts within a language, translations that are the English,
+and variants of one unit that disagree — pass/fail tables in en, de, fr."""
+
+from __future__ import annotations
+
+import pytest
+
+from qa_kb import kb_of, rule, ruling, run
+from rulekb.models import Status
+
+EN_A = "Retrace appears on some instants and sorceries and represents a static ability."
+EN_B = "A retrace card cast from your graveyard follows the normal timing rules for its card type."
+TR = {
+    "de": ("Zurückverfolgen erscheint auf einigen Spontanzaubern und Hexereien und ist eine statische Fähigkeit.",
+           "Eine Karte mit Zurückverfolgen, die aus dem Friedhof gewirkt wird, folgt den normalen Timing-Regeln."),
+    "fr": ("Le pistage apparaît sur certains éphémères et rituels et représente une capacité statique.",
+           "Une carte avec le pistage lancée depuis votre cimetière suit les règles normales de son type de carte."),
+}
+
+NEAR = [
+    # (lang, text of a, text of b, flagged)
+    ("de", TR["de"][0], TR["de"][1], False),
+    ("de", TR["de"][0], TR["de"][0], True),                      # b holds a copy of a
+    ("de", TR["de"][0], TR["de"][0].replace("einigen", "manchen"), True),
+    ("fr", TR["fr"][0], TR["fr"][1], False),
+    ("fr", TR["fr"][0], TR["fr"][0].replace("certains", "quelques"), True),
+    ("en", EN_A, EN_B, False),
+]
+
+
+@pytest.mark.parametrize("lang,a,b,flagged", NEAR)
+def test_near_duplicate(lang, a, b, flagged):
+    kb = kb_of(rule(subrules={"a": {"en": EN_A, lang: a} if lang != "en" else {"en": a},
+                              "b": {"en": EN_B, lang: b} if lang != "en" else {"en": b}}))
+    issues = [i for i in run("duplicates.near-duplicate", kb) if i.lang == lang]
+    assert [i.entry for i in issues] == (["retrace.b"] if flagged else [])
+    if flagged:
+        assert "702.78b and 702.78a" in issues[0].message
+        assert "similar" in issues[0].message or "identical" in issues[0].message
+
+
+def test_translations_as_alike_as_their_english_are_no_duplicates():
+    kb = kb_of(rule(subrules={"a": {"en": EN_A, "de": TR["de"][0]}, "b": {"en": EN_A + " Also.", "de": TR["de"][0] + " Auch."}}))
+    assert run("duplicates.near-duplicate", kb) == []
+
+
+@pytest.mark.parametrize("status,flagged", [(Status.COMMUNITY, True), (Status.OFFICIAL, False)])
+def test_english_near_duplicates_only_outside_the_official_rules(status, flagged):
+    notes = {"n1": {"en": (EN_B, {"status": status})}, "n2": {"en": (EN_B.replace("normal", "usual"), {"status": status})}}
+    issues = run("duplicates.near-duplicate", kb_of(rule(notes=notes)))
+    assert bool(issues) is flagged
+
+
+SAME = [("de", EN_A, True), ("de", TR["de"][0], False), ("fr", EN_A, True), ("fr", TR["fr"][0], False), ("en", EN_A, False)]
+
+
+@pytest.mark.parametrize("lang,text,expected", SAME)
+def test_same_as_english(lang, text, expected):
+    texts = {"en": EN_A} if lang == "en" else {"en": EN_A, lang: text}
+    issues = [i for i in run("duplicates.same-as-english", kb_of(rule(subrules={"a": texts}))) if i.lang == lang]
+    assert bool(issues) is expected
+
+
+DE_1 = ("Falls du auf diese Weise eine Nichtland-Karte aufdeckst, kannst du sie auf deinen Friedhof legen, "
+        "diese Kreatur hat aber das Spiel verlassen.")
+DE_2 = ("Wenn du auf diese Weise eine Nichtlandkarte offenlegst, kannst du sie in deinen Friedhof legen, "
+        "diese Kreatur hat aber das Schlachtfeld verlassen.")
+FR_1 = "Si vous révélez ainsi une carte non-terrain, vous pouvez la mettre dans votre cimetière."
+FR_2 = "Si vous révélez une carte non-terrain de cette manière, mettez-la dans votre cimetière si vous le voulez."
+EN_R = "If you reveal a nonland card this way, you may put it into your graveyard."
+
+SOURCES = [
+    ("sources.disagree", "de", [DE_2, DE_1], True),
+    ("sources.disagree", "de", [DE_1, DE_1.replace("„", "\"")], False),
+    ("sources.disagree", "fr", [FR_1, FR_2], True),
+    ("sources.disagree", "fr", [FR_1], False),
+    ("sources.english-variant", "en", [EN_R, EN_R.replace("this way", "so")], True),
+    ("sources.english-variant", "en", [EN_R, EN_R.replace("'", "’")], False),
+]
+
+
+@pytest.mark.parametrize("code,lang,variants,expected", SOURCES)
+def test_sources(code, lang, variants, expected):
+    texts = {"en": variants} if lang == "en" else {"en": EN_R, lang: variants}
+    issues = run(code, kb_of(rulings=(ruling("explore-left", texts),)))
+    assert bool([i for i in issues if i.lang == lang]) is expected
+    if expected and lang == "de":
+        assert "'Schlachtfeld' vs 'das Spiel verlassen'" in issues[0].message
+        assert "'offenlegst' vs 'aufdeckst'" in issues[0].message

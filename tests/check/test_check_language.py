@@ -1,0 +1,40 @@
+"""language: a sentence in another language inside a text (py3langid restricted to en/de/fr,
+sentences of at least six words), pass/fail tables in en, de, fr."""
+
+from __future__ import annotations
+
+import pytest
+
+from qa_kb import one_text, run
+from rulekb.check.language import sentences
+
+CASES = [
+    ("de", "Du führst alle dieselben Aktionen aus und legst möglicherweise eine +1/+1-Marke auf die bleibende Karte. "
+           "(Note that some effects target a creature, and those effects would still require a legal target to have it explore.)",
+     "en"),
+    ("de", "Du führst alle dieselben Aktionen aus und legst möglicherweise eine +1/+1-Marke auf die bleibende Karte. "
+           "(Beachte, dass einige Effekte eine Kreatur als Ziel haben und dafür weiterhin ein legales Ziel brauchen.)",
+     None),
+    ("de", "Zurückverfolgen erscheint auf einigen Spontanzaubern. Note that.", None),  # too short to judge
+    ("fr", "Le joueur actif a la priorité après la résolution du sort. "
+           "Der aktive Spieler hat Vorrang, nachdem der Zauberspruch verrechnet wurde.", "de"),
+    ("fr", "Le joueur actif a la priorité après la résolution du sort, alors il peut immédiatement lancer un nouveau sort.", None),
+    ("en", "The active player has priority after the spell resolves. "
+           "Le joueur actif a la priorité après la résolution du sort, alors il peut lancer un sort.", "fr"),
+    ("en", "The active player has priority after the spell resolves, so they can immediately cast a new spell.", None),
+]
+
+
+@pytest.mark.parametrize("lang,text,foreign", CASES)
+def test_wrong_language(lang, text, foreign):
+    issues = [i for i in run("language.wrong-language", one_text(lang, text)) if i.lang == lang]
+    assert len(issues) == (1 if foreign else 0)
+    if foreign:
+        names = {"en": "English", "de": "German", "fr": "French"}
+        assert f"is in {names[foreign]}" in issues[0].message and "702.78a" in issues[0].message
+
+
+def test_a_parenthesis_is_a_sentence_of_its_own():
+    text = "Du legst eine Marke auf die Karte. (Note that some effects target a creature.)"
+    spans = [text[s:e] for s, e, _ in sentences(text)]
+    assert spans == ["Du legst eine Marke auf die Karte.", "(Note that some effects target a creature.)"]

@@ -1,0 +1,134 @@
+"""run_checks: profiles, languages, waivers (matched, unmatched, refused), sorting and determinism,
+on the fixture project tests/data/qa/kb."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import DATA
+from rulekb.check import all_checks, profiles, run_checks
+from rulekb.diagnostics import DataError
+from rulekb.models import Severity
+from rulekb.validate import load_knowledge_base
+
+KB = DATA / "qa" / "kb"
+
+
+@pytest.fixture(scope="module")
+def kb():
+    return load_knowledge_base(KB)
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    dest = tmp_path / "kb"
+    shutil.copytree(KB, dest)
+    return dest
+
+
+def test_codes_are_unique_and_in_families():
+    codes = [c.code for c in all_checks()]
+    assert len(codes) == len(set(codes))
+    families = {"coverage", "staleness", "structure", "references", "numbers", "terminology", "language", "duplicates",
+                "typography", "sources", "waivers"}
+    assert {c.family for c in all_checks()} == families
+    assert all(c.title and isinstance(c.severity, Severity) for c in all_checks())
+
+
+def test_profiles():
+    p = profiles()
+    assert set(p["full"]) == {c.code for c in all_checks()}
+    assert "terminology.old-wording" in p["full"] and "terminology.old-wording" not in p["ci"]
+    assert all(code.startswith("typography.") for code in p["typography"])
+
+
+def test_findings_of_the_fixture(kb):
+    result = run_checks(kb, KB)
+    got = {(f.code, f.entry, f.lang) for f in result.findings}
+    assert got == {
+        ("sources.english-variant", "retrace.a", "en"),
+        ("terminology.deprecated", "retrace.n1", "en"),
+        ("terminology.inconsistent", "retrace.a", "de"),
+        ("terminology.deprecated", "retrace.n1", "de"),
+        ("language.wrong-language", "retrace-sample-ruling", "de"),
+        ("structure.extra-unit", "retrace-sample-ruling", "de"),
+        ("waivers.unmatched", "retrace.n2", "de"),
+        ("references.mismatch", "retrace.a", "fr"),
+        ("staleness.stale", "retrace.a", "fr"),
+        ("terminology.gender", "retrace.a", "fr"),
+        ("structure.missing-unit", "retrace.n1", "fr"),
+        ("structure.missing-unit", "retrace.n2", "fr"),
+    }
+    assert [(w.finding.code, w.finding.entry, w.finding.lang) for w in result.waived] == [
+        ("typography.range-dash", "retrace.a", "en")]
+    assert result.exit_code == 1 and result.summary["errors"] == 3
+    assert result.summary["by_family"]["structure"] == {"de": 1, "en": 0, "fr": 2}
+    langs = [f.lang for f in result.findings]
+    assert langs == sorted(langs, key=["en", "de", "fr"].index)
+
+
+def test_coverage_matrix(kb):
+    cov = run_checks(kb, KB).coverage
+    rows = {row.id + ":" + row.kind: row for row in cov.rows}
+    fr = rows["retrace:rule"].cells["fr"]
+    assert (fr.total, fr.translated, fr.stale, fr.missing) == (4, 1, 1, 2)
+    assert rows["retrace:rulings"].cells["en"].missing == 1
+    assert cov.totals["de"].percent == 100
+
+
+def test_lang_and_profile_select(kb):
+    result = run_checks(kb, KB, profile="ci", langs=["fr"])
+    assert {f.lang for f in result.findings} == {"fr"}
+    assert all(f.severity is not Severity.INFO for f in result.findings)
+    only = run_checks(kb, KB, profile="staleness")
+    assert [(f.code, f.lang) for f in only.findings] == [("staleness.stale", "fr")]
+    assert only.waived == ()  # the range-dash waiver is neither applied nor reported as unmatched
+
+
+def test_deterministic(kb):
+    assert run_checks(kb, KB) == run_checks(kb, KB)
+
+
+@pytest.mark.parametrize("profile,lang,message", [
+    ("fast", None, "unknown check profile 'fast'"),
+    ("full", "es", "unknown language 'es'"),
+])
+def test_bad_options(kb, profile, lang, message):
+    with pytest.raises(DataError) as err:
+        run_checks(kb, KB, profile=profile, langs=[lang] if lang else None)
+    assert message in str(err.value)
+
+
+@pytest.mark.parametrize("waiver,message,line", [
+    ("  - code: typography.rangedash\n    entry: retrace.a\n    lang: en\n    reason: r\n",
+     "waiver code 'typography.rangedash'", 2),
+    ("  - code: typography.range-dash\n    entry: retrace.z\n    lang: en\n    reason: r\n",
+     "waiver entry 'retrace.z' is not a unit", 3),
+    ("  - code: typography.range-dash\n    entry: retrace.a\n    lang: en\n", "lacks the required field 'reason'", 2),
+    ("  - code: typography.range-dash\n    entry: retrace.a\n    lang: en\n    reason: r\n    until: 2030\n",
+     "unknown field 'until'", 6),
+])
+def test_bad_waivers_are_refused_with_their_position(tree, waiver, message, line):
+    (tree / "translations" / "qa-waivers.yaml").write_text("waivers:\n" + waiver, encoding="utf-8")
+    with pytest.raises(DataError) as err:
+        run_checks(load_knowledge_base(tree), tree)
+    problem = err.value.problems[0]
+    assert problem.file == "translations/qa-waivers.yaml" and message in problem.message and problem.line == line
+
+
+def test_waiver_did_you_mean(tree):
+    (tree / "translations" / "qa-waivers.yaml").write_text(
+        "waivers:\n  - code: typography.rangedash\n    entry: retrace.a\n    lang: en\n    reason: r\n", encoding="utf-8")
+    with pytest.raises(DataError) as err:
+        run_checks(load_knowledge_base(tree), tree)
+    assert "typography.range-dash" in err.value.problems[0].hint
+
+
+def test_without_waivers_the_finding_comes_back(tree):
+    (tree / "translations" / "qa-waivers.yaml").unlink()
+    result = run_checks(load_knowledge_base(tree), tree)
+    assert ("typography.range-dash", "retrace.a", "en") in {(f.code, f.entry, f.lang) for f in result.findings}
+    assert result.waived == ()

@@ -1,0 +1,93 @@
+"""The checks on the project's own rules/ data find the real defects of the seed documents."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import ROOT
+from rulekb.check import run_checks
+from rulekb.validate import load_knowledge_base
+
+
+@pytest.fixture(scope="module")
+def result():
+    return run_checks(load_knowledge_base(ROOT), ROOT)
+
+
+def find(result, code, entry, lang):
+    hits = [f for f in result.findings if (f.code, f.entry, f.lang) == (code, entry, lang)]
+    assert hits, f"no {code} finding for {entry} ({lang})"
+    return hits
+
+
+def test_stale_french_702_78a_shows_old_and_new_english(result):
+    (f,) = find(result, "staleness.stale", "retrace.a", "fr")
+    assert f.severity.value == "error"
+    assert "while the card is in a player's graveyard" in f.message            # the old English (seed 002)
+    assert "while the card with retrace is in a player's graveyard" in f.message  # the English now
+    assert "added 'with retrace' after 'card'" in f.message
+
+
+def test_english_sentence_in_the_german_noncreature_permanent_ruling(result):
+    (f,) = find(result, "language.wrong-language", "explore-noncreature-permanent", "de")
+    assert "(Note that some effects target a creature" in f.message
+
+
+@pytest.mark.parametrize("entry", ["retrace.a", "buyback.a", "dredge.a", "dredge.n2"])
+def test_german_quotes_in_english_texts(result, entry):
+    (f,) = find(result, "typography.quotes", entry, "en")
+    assert "„" in f.message
+
+
+def test_french_702_24a_is_missing(result):
+    (f,) = find(result, "coverage.missing", "buyback.a", "fr")
+    assert "702.24a has no French text" in f.message
+
+
+def test_land_card_rendered_two_ways_in_german(result):
+    (f,) = find(result, "terminology.inconsistent", "retrace.a", "de")
+    assert "'Landkarte'" in f.message and "'Länderkarte'" in f.message
+
+
+@pytest.mark.parametrize("code,entry,lang,fragment", [
+    ("terminology.untranslated", "retrace.a", "fr", "capacité de retrace"),
+    ("terminology.gender", "retrace.a", "fr", "La pistage"),
+    ("terminology.gender", "retrace.n1", "fr", "quelle autre sort"),
+    ("typography.quotes", "retrace.a", "fr", '"Pistage"'),
+    ("typography.lowercase-start", "retrace.n1", "fr", "lancer"),
+    ("structure.missing-unit", "retrace.n3", "fr", "702.78 note 3"),
+    ("structure.parentheses", "retrace.n4", "fr", "(si ce n'est pas un permanent)"),
+    ("structure.length", "retrace.summary", "fr", "2.1 times"),
+    ("terminology.case", "retrace.summary", "fr", "Capacité à mot-clé"),
+    ("terminology.deprecated", "retrace.summary", "fr", "jouer"),
+    ("terminology.deprecated", "retrace.n1", "de", "Zurückverfolgungsfähigkeit"),
+    ("terminology.deprecated", "retrace.n3", "de", "spielen"),
+    ("terminology.missing-term", "retrace.n3", "de", "'pay'"),
+    ("terminology.deprecated", "dredge.n2", "de", "aus dem Spiel entfernt"),
+    ("terminology.deprecated", "explore-no-actions-while-resolving", "de", "offenlegst"),
+    ("terminology.inconsistent", "explore-creature-left-battlefield", "de", "Schlachtfeld"),
+    ("terminology.inconsistent", "explore-same-card-again", "de", "Nichtland-Karte"),
+    ("sources.disagree", "explore-creature-left-battlefield", "de", "'Schlachtfeld' vs 'das Spiel verlassen hat'"),
+    ("structure.extra-unit", "explore-reveal-top-card", "de", "no English"),
+    ("terminology.deprecated", "retrace.n5", "en", "plays"),
+    ("terminology.old-wording", "dredge.a", "en", "mill N cards"),
+    ("terminology.old-wording", "dredge.b", "en", "his or her"),
+    ("terminology.old-wording", "buyback.n6", "en", "converted mana cost"),
+])
+def test_seed_defect(result, code, entry, lang, fragment):
+    assert any(fragment in f.message for f in find(result, code, entry, lang))
+
+
+def test_the_official_hyphen_ranges_are_waived_not_lost(result):
+    waived = {(w.finding.code, w.finding.entry, w.finding.lang) for w in result.waived}
+    assert waived == {("typography.range-dash", "retrace.a", "en"), ("typography.range-dash", "buyback.a", "en")}
+    assert ("typography.range-dash", "retrace.a", "fr") in {(f.code, f.entry, f.lang) for f in result.findings}
+
+
+def test_little_noise(result):
+    """Every finding names its text and what to do; clean texts stay clean."""
+    assert all(f.message and f.suggestion for f in result.findings)
+    flagged = {(f.entry, f.lang) for f in result.findings}
+    for clean in [("dredge.summary", "de"), ("dredge.b", "de"), ("explore-no-card-revealed", "de"), ("retrace.title", "fr")]:
+        assert clean not in flagged
+    assert result.exit_code == 1

@@ -1,0 +1,62 @@
+"""staleness: a translation made from another English, with old and new English shown
+(pass/fail tables in de and fr; English itself is never stale)."""
+
+from __future__ import annotations
+
+import pytest
+
+from qa_kb import kb_of, rule, run
+from rulekb.models import english_hash
+
+OLD = "Retrace represents a static ability that functions while the card is in a player's graveyard."
+NEW = "Retrace represents a static ability that functions while the card with retrace is in a player's graveyard."
+
+STALE = [
+    # (lang, translated_from, keep the old English as a variant, expected)
+    ("de", english_hash(NEW), False, False),
+    ("de", english_hash(OLD), False, True),
+    ("de", english_hash(OLD), True, True),
+    ("fr", english_hash(NEW), True, False),
+    ("fr", english_hash(OLD), True, True),
+    ("fr", "0123456789abcdef", False, True),
+    ("en", None, True, False),
+]
+
+
+def _kb(lang, translated_from, keep_old):
+    english = [NEW, (OLD, {"source": "test", "note": "older wording"})] if keep_old else NEW
+    texts = {"en": english}
+    if lang != "en":
+        texts[lang] = ("Eine Übersetzung." if lang == "de" else "Une traduction.", {"translated_from": translated_from})
+    return kb_of(rule(subrules={"a": texts}))
+
+
+@pytest.mark.parametrize("lang,translated_from,keep_old,expected", STALE)
+def test_stale(lang, translated_from, keep_old, expected):
+    issues = [i for i in run("staleness.stale", _kb(lang, translated_from, keep_old)) if i.lang == lang]
+    assert bool(issues) is expected
+    if expected:
+        message = issues[0].message
+        assert "702.78a" in message and f"“{NEW}”" in message
+        if keep_old and translated_from == english_hash(OLD):
+            assert f"“{OLD}”" in message and "added 'with retrace' after 'card'" in message
+        else:
+            assert "not in the knowledge base" in message
+        assert issues[0].suggestion.endswith(f"translated_from: {english_hash(NEW)}")
+
+
+def test_typography_alone_does_not_make_a_translation_stale():
+    kb = kb_of(rule(subrules={"a": {"en": "“Retrace” means “cast it” (601.2e–g).",
+                                    "de": ("„Zurückverfolgen“ bedeutet …", {"translated_from": english_hash('"Retrace" means "cast it" (601.2e-g).')})}}))
+    assert run("staleness.stale", kb) == []
+
+
+UNTRACKED = [("de", None, True), ("de", english_hash(NEW), False), ("fr", None, True), ("fr", english_hash(NEW), False),
+             ("en", None, False)]
+
+
+@pytest.mark.parametrize("lang,translated_from,expected", UNTRACKED)
+def test_untracked(lang, translated_from, expected):
+    texts = {"en": NEW} if lang == "en" else {"en": NEW, lang: ("Text.", {"translated_from": translated_from})}
+    issues = [i for i in run("staleness.untracked", kb_of(rule(subrules={"a": texts}))) if i.lang == lang]
+    assert bool(issues) is expected

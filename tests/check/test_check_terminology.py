@@ -1,0 +1,199 @@
+"""terminology: missing, deprecated, forbidden, untranslated, inconsistent terms, gender and case
+(pass/fail tables in en, de, fr; the project's termbase, or a small one made here)."""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+import pytest
+
+from qa_kb import kb_of, one_text, rule, run
+from rulekb.termbase import Concept, Term, Termbase
+
+
+def codes_for(code, lang, text, english="Retrace appears on some instants and sorceries."):
+    return [i for i in run(code, one_text(lang, text, english)) if i.lang == lang]
+
+
+DEPRECATED = [
+    ("en", "Playing a card by using its retrace ability works like casting any other card.", True),
+    ("en", "Casting a spell by using its retrace ability works like casting any other spell.", False),
+    ("en", "You may play a land during your main phase.", False),
+    ("en", "If the card would be removed from the game, exile it instead.", True),
+    ("de", "Das Spielen einer Karte mit Zurückverfolgen funktioniert wie das Wirken jeder anderen Karte.", True),
+    ("de", "Das Wirken einer Karte mit Zurückverfolgen funktioniert wie das Wirken jeder anderen Karte.", False),
+    ("de", "Spiele Ausrüsten wie eine Hexerei.", False),
+    ("de", "Die Karte kann nicht mehr aus dem Spiel entfernt werden.", True),
+    ("de", "Die Karte kann nicht mehr ins Exil geschickt werden.", False),
+    ("de", "Falls du eine Nichtlandkarte offenlegst, legst du eine Marke auf sie.", True),
+    ("de", "Falls du eine Nichtlandkarte aufdeckst, legst du eine Marke auf sie.", False),
+    ("fr", "Le pistage vous permet de jouer certaines cartes depuis votre cimetière.", True),
+    ("fr", "Le pistage vous permet de lancer certaines cartes depuis votre cimetière.", False),
+    ("fr", "Vous pouvez jouer un terrain pendant votre phase principale.", False),
+]
+
+
+@pytest.mark.parametrize("lang,text,expected", DEPRECATED)
+def test_deprecated(lang, text, expected):
+    issues = codes_for("terminology.deprecated", lang, text)
+    assert bool(issues) is expected
+    if expected:
+        assert "702.78a" in issues[0].message and "write '" in issues[0].suggestion
+
+
+@pytest.mark.parametrize("english,hint", [
+    ("Casting a retrace card works like casting any other card.", False),
+    ("Using a card's dredge ability, you replace a draw.", True),  # 'spielst' is not about casting here
+])
+def test_deprecated_term_where_the_english_means_something_else(english, hint):
+    issues = codes_for("terminology.deprecated", "de", "Indem du die Fähigkeit einer Karte spielst, ersetzt du das Ziehen.",
+                       english)
+    assert len(issues) == 1
+    assert ("the English does not speak of 'cast' here" in issues[0].message) is hint
+    assert issues[0].suggestion.startswith("check the meaning" if hint else "write 'wirken' instead")
+
+
+@pytest.mark.parametrize("release,code", [("2011-05-01", "terminology.old-wording"), ("2026-01-16", "terminology.deprecated")])
+def test_english_old_wording_depends_on_the_release(release, code):
+    """'his or her' (retired 2018) is the wording of a 2011 text (info), a defect in a 2026 text."""
+    kb = kb_of(rule(release=release, subrules={"b": {"en": "A player with fewer cards in his or her library can't."}}))
+    assert [i.entry for i in run(code, kb)] == ["retrace.b"]
+    other = {"terminology.old-wording", "terminology.deprecated"} - {code}
+    assert run(other.pop(), kb) == []
+
+
+MISSING = [
+    ("de", "you must pay its mana cost as well as discard a land card.",
+     "musst du sowohl ihre Manakosten spielen als auch eine Länderkarte abwerfen.", True),
+    ("de", "you must pay its mana cost as well as discard a land card.",
+     "musst du sowohl ihre Manakosten bezahlen als auch eine Länderkarte abwerfen.", False),
+    ("fr", "you must pay its mana cost as well as discard a land card.",
+     "vous devez jouer son coût de mana et vous défausser d'une carte de terrain.", True),
+    ("fr", "you must pay its mana cost as well as discard a land card.",
+     "vous devez payer son coût de mana et vous défausser d'une carte de terrain.", False),
+    ("en", "you must pay its mana cost as well as discard a land card.", None, False),
+]
+
+
+@pytest.mark.parametrize("lang,english,text,expected", MISSING)
+def test_missing_term(lang, english, text, expected):
+    issues = codes_for("terminology.missing-term", lang, text if text else english, english)
+    assert bool(issues) is expected
+    if expected:
+        assert "'pay'" in issues[0].message
+
+
+UNTRANSLATED = [
+    ("fr", "Lancer un sort en utilisant sa capacité de retrace suit les règles.", True),
+    ("fr", "Lancer un sort en utilisant sa capacité de pistage suit les règles.", False),
+    ("fr", "Quand la créature arrive sur le champ de bataille, elle explore.", False),  # 'explore' is French too
+    ("de", "Das Wirken eines Zauberspruchs mit seiner Retrace-Fähigkeit folgt den Regeln.", True),
+    ("de", "Das Wirken eines Zauberspruchs mit seiner Zurückverfolgen-Fähigkeit folgt den Regeln.", False),
+    ("en", "Casting a spell using its retrace ability follows the rules.", False),
+    ("en", "Casting a spell using its Zurückverfolgen ability follows the rules.", False),  # the source is not checked
+    ("fr", "Lancer un sort en utilisant sa capacité de Zurückverfolgen suit les règles.", True),
+    ("de", "Das Wirken eines Zauberspruchs mit seiner Pistage-Fähigkeit folgt den Regeln.", True),
+]
+
+
+@pytest.mark.parametrize("lang,text,expected", UNTRANSLATED)
+def test_untranslated_keyword(lang, text, expected):
+    issues = codes_for("terminology.untranslated", lang, text)
+    assert bool(issues) is expected
+    if expected:
+        assert ("left untranslated" in issues[0].message or " is used in the " in issues[0].message)
+        assert "702.78a" in issues[0].message
+
+
+GENDER = [
+    ("fr", "La pistage apparaît sur certains éphémères.", True),
+    ("fr", "Le pistage apparaît sur certains éphémères.", False),
+    ("fr", "Cela fonctionne comme lancer n'importe quelle autre sort.", True),
+    ("fr", "Cela fonctionne comme lancer n'importe quel autre sort.", False),
+    ("fr", "Mettez cette créature et une marqueur +1/+1 sur la pile.", True),
+    ("de", "Die Zurückverfolgen erscheint auf einigen Spontanzaubern.", False),  # German articles decline: no rule
+    ("en", "The retrace appears on some instants.", False),
+]
+
+
+@pytest.mark.parametrize("lang,text,expected", GENDER)
+def test_gender(lang, text, expected):
+    assert bool(codes_for("terminology.gender", lang, text)) is expected
+
+
+CASE = [
+    ("fr", "Le pistage est une Capacité à mot-clé de l'extension.", True),
+    ("fr", "Le pistage est une capacité à mot-clé de l'extension.", False),
+    ("fr", "Capacité à mot-clé, le pistage existe.", False),
+    ("fr", "Vous défaussez une carte de Terrain en plus.", True),
+    ("de", "Die Karte ist im friedhof eines Spielers.", True),
+    ("de", "Die Karte ist im Friedhof eines Spielers.", False),
+    ("de", "Beim Erkunden deckst du eine Karte auf.", False),
+    ("en", "The card is in a player's Graveyard now.", True),
+    ("en", "The card is in a player's graveyard now.", False),
+    ("en", 'Activate mana abilities (see rule 605, "Mana Abilities").', False),
+]
+
+
+@pytest.mark.parametrize("lang,text,expected", CASE)
+def test_case(lang, text, expected):
+    assert bool(codes_for("terminology.case", lang, text)) is expected
+
+
+# ---------------------------------------------------------------- inconsistent and forbidden: own termbase
+
+def _term(text, status="preferred", **kw):
+    return Term(text, status, (text,) + tuple(kw.pop("forms", ())), kw.pop("gender", None), kw.pop("replacement", None),
+                kw.pop("retired", None), "test: made in the test", kw.pop("note", None), ())
+
+
+TB = Termbase((
+    Concept("land-card", "term", None, MappingProxyType({}), MappingProxyType({
+        "en": (_term("land card"), _term("land-type card", "admitted")),
+        "de": (_term("Länderkarte"), _term("Landkarte", "admitted")),
+        "fr": (_term("carte de terrain"), _term("carte terrain", "admitted")),
+    }), "test: made in the test"),
+    Concept("exile", "action", None, MappingProxyType({}), MappingProxyType({
+        "en": (_term("exile"), _term("remove from the game", "forbidden", replacement="exile")),
+        "de": (_term("ins Exil schicken"), _term("aus dem Spiel entfernen", "forbidden", replacement="ins Exil schicken")),
+        "fr": (_term("exiler"), _term("retirer de la partie", "forbidden", replacement="exiler")),
+    }), "test: made in the test"),
+))
+
+INCONSISTENT = [
+    # (lang, first text, second text, flagged entry or None)
+    ("en", "Discard a land card.", "Discard a land-type card.", "retrace.b"),
+    ("en", "Discard a land card.", "Discard another land card.", None),
+    ("de", "Wirf eine Länderkarte ab.", "Wirf eine Landkarte ab.", "retrace.b"),
+    ("de", "Wirf eine Landkarte ab.", "Wirf eine Länderkarte ab.", "retrace.a"),  # the preferred term wins
+    ("de", "Wirf eine Länderkarte ab.", "Wirf noch eine Länderkarte ab.", None),
+    ("fr", "Défaussez une carte de terrain.", "Défaussez une carte terrain.", "retrace.b"),
+    ("fr", "Défaussez une carte de terrain.", "Défaussez une autre carte de terrain.", None),
+]
+
+
+@pytest.mark.parametrize("lang,first,second,flagged", INCONSISTENT)
+def test_inconsistent(lang, first, second, flagged):
+    english = {"a": "Discard a land card.", "b": "Discard another land card."}
+    subs = {letter: ({"en": text} if lang == "en" else {"en": english[letter], lang: text})
+            for letter, text in (("a", first), ("b", second))}
+    issues = [i for i in run("terminology.inconsistent", kb_of(rule(subrules=subs)), tb=TB) if i.lang == lang]
+    assert [i.entry for i in issues] == ([flagged] if flagged else [])
+    if flagged:
+        assert "use one term for one concept" in issues[0].suggestion
+
+
+FORBIDDEN = [
+    ("en", "Remove from the game target creature.", True),
+    ("en", "Exile target creature.", False),
+    ("de", "Die Karte wird aus dem Spiel entfernen.", True),
+    ("de", "Die Karte wird ins Exil schicken.", False),
+    ("fr", "Vous devez retirer de la partie la carte.", True),
+    ("fr", "Vous devez exiler la carte.", False),
+]
+
+
+@pytest.mark.parametrize("lang,text,expected", FORBIDDEN)
+def test_forbidden(lang, text, expected):
+    issues = [i for i in run("terminology.forbidden", one_text(lang, text, "Exile the card."), tb=TB) if i.lang == lang]
+    assert bool(issues) is expected

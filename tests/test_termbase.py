@@ -1,0 +1,215 @@
+"""termbase: strict loading, term search (German compounds, longest form, exceptions, word
+boundaries), and the evidence behind the project's termbase (every quoted source checked
+against ../shared)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import DATA, ROOT
+from rulekb.diagnostics import DataError
+from rulekb.termbase import load_termbase
+from rulekb.validate import load_knowledge_base
+
+
+@pytest.fixture(scope="module")
+def tb():
+    return load_termbase(ROOT, load_knowledge_base(ROOT))
+
+
+# ---------------------------------------------------------------- the project's termbase
+
+
+def test_official_keyword_names_of_the_data_readme(tb, shared):
+    """README: 'Buyback = Rückkauf = Rappel; Dredge = Ausgraben = Dragage; …'."""
+    readme = (shared / "data" / "README.md").read_text(encoding="utf-8")
+    line = readme[readme.index("Official keyword names"):]
+    triples = re.findall(r"(\w+) = (\w+) = (\w+)", line)
+    assert len(triples) == 4
+    for en, de, fr in triples:
+        concept = next(c for c in tb.concepts if tb.preferred(c.id, "en") and tb.preferred(c.id, "en").text.casefold() == en.casefold())
+        assert tb.preferred(concept.id, "de").text.casefold() == de.casefold()
+        assert tb.preferred(concept.id, "fr").text.casefold() == fr.casefold()
+        assert concept.rule == en.casefold()
+
+
+def test_every_entry_has_a_known_source(tb):
+    sources = set(yaml.safe_load((ROOT / "rules" / "sources.yaml").read_text(encoding="utf-8"))["sources"])
+    for concept in tb.concepts:
+        assert concept.source.split(":")[0] in sources
+        for terms in concept.terms.values():
+            for term in terms:
+                assert term.source_id in sources, (concept.id, term.text)
+                if term.discouraged:
+                    assert term.replacement, (concept.id, term.text)
+
+
+_QUOTE = re.compile(r"(?:(?<=\s)|(?<=^)|(?<=\())'(.+?)'(?=[\s;,)]|$)")
+_CARD = re.compile(r"XLN #(\d+)")
+_LANGUAGE = re.compile(r"\((German|French)\b")
+
+
+def _evidence(shared: Path):
+    sources = yaml.safe_load((ROOT / "rules" / "sources.yaml").read_text(encoding="utf-8"))["sources"]
+    files = {}
+    for sid, src in sources.items():
+        if src.get("file"):
+            raw = (shared / src["file"]).read_bytes()
+            files[sid] = raw.decode("utf-8-sig", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
+    cards: dict[str, list] = {}
+    for card in json.loads(files["mtgjson-xln"])["data"]["cards"]:
+        cards.setdefault(card["number"], []).append(card)  # both faces of a double-faced card
+    return files, cards
+
+
+def _card_text(faces, language):
+    if language is None:
+        return "\n".join(f"{card['name']}\n{card.get('text', '')}" for card in faces)
+    return "\n".join(f"{f.get('name', '')}\n{f.get('text', '')}" for card in faces
+                     for f in card.get("foreignData", []) if f["language"] == language)
+
+
+def test_quoted_evidence_is_in_the_sources(tb, shared):
+    """Every 'quotation' in a source of the termbase is in the cited file (for XLN.json: in the cited
+    card's text in the cited language); "none 'x'" / "never 'x'" claims are checked as absences."""
+    files, cards = _evidence(shared)
+    checked = 0
+    for concept in tb.concepts:
+        citations = [concept.source] + [t.source for ts in concept.terms.values() for t in ts]
+        for citation in citations:
+            for part in re.split(r";\s+(?=[a-z0-9-]+:)", citation):
+                sid, _, where = part.partition(":")
+                if sid.strip() not in files:
+                    continue
+                for m in _QUOTE.finditer(where):
+                    before = where[: m.start()].rstrip()
+                    text = files[sid.strip()]
+                    card = [c for c in _CARD.finditer(before)]
+                    if sid.strip() == "mtgjson-xln" and card:
+                        language = _LANGUAGE.search(before, card[-1].end())
+                        text = _card_text(cards[card[-1].group(1)], language.group(1) if language else None)
+                    text = " ".join(text.split())
+                    for piece in m.group(1).split(" … "):
+                        piece = " ".join(piece.strip(" …").split())
+                        if not piece:
+                            continue
+                        checked += 1
+                        if before.endswith(("none", "never")):
+                            assert piece not in text, f"{concept.id}: {sid} should not contain {piece!r}"
+                        else:
+                            assert piece in text, f"{concept.id}: {piece!r} not found in {sid} ({where.strip()[:80]})"
+    assert checked > 80
+
+
+# ---------------------------------------------------------------- find_terms
+
+
+@pytest.mark.parametrize("lang,text,expected", [
+    ("de", "Das Bezahlen der Rückkauf-Kosten eines Zauberspruchs",
+     [("Bezahlen", "pay"), ("Rückkauf", "buyback"), ("Zauberspruchs", "spell")]),
+    ("de", "indem man dessen Zurückverfolgen-Fähigkeit nutzt", [("Zurückverfolgen", "retrace"), ("Fähigkeit", "ability")]),
+    ("de", "eine Nichtlandkarte und eine Länderkarte", [("Nichtlandkarte", "nonland-card"), ("Länderkarte", "land-card")]),
+    ("de", "eine +1/+1-Marke auf die Kreatur", [("+1/+1-Marke", "plus-one-counter"), ("Kreatur", "creature")]),
+    ("de", "Spiele Ausrüsten wie eine Hexerei", [("Hexerei", "sorcery")]),
+    ("de", "ganz aus dem Spiel entfernt", [("aus dem Spiel entfernt", "exile")]),
+    ("en", "a player plays a spell and discards a land card",
+     [("plays", "cast"), ("spell", "spell"), ("discards", "discard"), ("land card", "land-card")]),
+    ("en", "You may play a land.", []),
+    ("en", "its converted mana cost", [("converted mana cost", "mana-value")]),
+    ("en", "counter target spell; it is countered; a +1/+1 counter",
+     [("counter target spell", "counter-spell"), ("countered", "counter-spell"), ("+1/+1 counter", "plus-one-counter")]),
+    ("fr", "les sorts d'éphémère et de rituel", [("sorts", "spell"), ("éphémère", "instant"), ("rituel", "sorcery")]),
+    ("fr", "une CARTE DE TERRAIN", [("CARTE DE TERRAIN", "land-card")]),
+])
+def test_find_terms(tb, lang, text, expected):
+    found = [(text[m.start:m.end], m.concept_id) for m in tb.find_terms(text, lang)]
+    assert found == expected
+
+
+def test_preferred(tb):
+    assert tb.preferred("land-card", "de").text == "Länderkarte"
+    assert tb.preferred("nonland-card", "de").status == "admitted"  # no preferred one: the first admitted
+    assert tb.preferred("reveal", "de").text == "aufdecken"
+    assert tb.preferred("no-such-concept", "de") is None
+    assert tb.preferred("replacement-effect", "fr") is None
+
+
+# ---------------------------------------------------------------- strictness
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    dest = tmp_path / "kb"
+    shutil.copytree(DATA / "qa" / "kb", dest)
+    return dest
+
+
+def _write(tree: Path, text: str) -> None:
+    (tree / "translations" / "termbase.yaml").write_text(text, encoding="utf-8")
+
+
+ENTRY = """concepts:
+  - id: graveyard
+    kind: term
+    source: "test-rules: 404"
+    terms:
+      en:
+        - text: graveyard
+          status: preferred
+          source: "test-rules: 404"
+"""
+
+
+@pytest.mark.parametrize("text,line,message,hint", [
+    (ENTRY.replace("    kind: term\n", "    kind: term\n    colour: red\n"), 4, "unknown field 'colour'", ""),
+    (ENTRY.replace("source: \"test-rules: 404\"\n    terms", "sorce: \"test-rules: 404\"\n    terms"), 4,
+     "unknown field 'sorce'", "did you mean 'source'?"),
+    (ENTRY.replace("      en:\n", "      es:\n"), 6, "unknown language 'es'", "use one of en, de, fr"),
+    (ENTRY.replace('          source: "test-rules: 404"', '          source: "rules-test: 404"'), 9,
+     "does not start with a known source id", "test-rules"),
+    (ENTRY.replace("status: preferred", "status: deprecated"), 7, "is deprecated but names no replacement", ""),
+    (ENTRY.replace("status: preferred", "status: preferred\n          retired: soon"), 9,
+     "retired 'soon' is not valid", ""),
+    (ENTRY.replace("kind: term", "kind: noun"), 3, "concept kind 'noun'", "keyword, action, term"),
+    (ENTRY + ENTRY.split("concepts:\n")[1], 10, "duplicate concept id 'graveyard'", ""),
+    (ENTRY + """  - id: cemetery
+    kind: term
+    source: "test-rules: 404"
+    terms:
+      en:
+        - text: Graveyard
+          status: preferred
+          source: "test-rules: 404"
+""", 15, "form 'Graveyard' of concept 'cemetery' is also a form of concept 'graveyard'", ""),
+    (ENTRY + """        - text: yard
+          status: preferred
+          source: "test-rules: 404"
+""", 7, "more than one preferred en term", ""),
+])
+def test_refused(tree, text, line, message, hint):
+    _write(tree, text)
+    with pytest.raises(DataError) as err:
+        load_termbase(tree)
+    problem = next(p for p in err.value.problems if message in p.message)
+    assert problem.file == "translations/termbase.yaml" and problem.line == line
+    assert hint in problem.hint
+
+
+def test_missing_file(tree):
+    (tree / "translations" / "termbase.yaml").unlink()
+    with pytest.raises(DataError) as err:
+        load_termbase(tree)
+    assert "translations/termbase.yaml is missing" in str(err.value)
+
+
+def test_rule_must_exist_in_the_kb(tree):
+    _write(tree, ENTRY.replace("    kind: term\n", "    kind: term\n    rule: retrase\n"))
+    with pytest.raises(DataError) as err:
+        load_termbase(tree, load_knowledge_base(tree))
+    assert "names rule 'retrase'" in str(err.value) and "did you mean 'retrace'?" in str(err.value)

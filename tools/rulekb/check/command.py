@@ -1,0 +1,57 @@
+"""The `rulekb check` command (stage: check + report), kept out of `cli` so that the CLI stays thin.
+
+    rulekb check [--lang L] [--format text|json|junit|html] [--output FILE] [--profile NAME]
+
+Exit code 0 when no error-severity finding remains after the waivers, 1 when one does, 2 when
+the data (knowledge base, termbase, waivers) does not load or an option is wrong.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from ..validate import load_knowledge_base
+from . import PROFILE_HELP, profiles, run_checks
+
+
+def arguments(p: argparse.ArgumentParser) -> None:
+    from ..report import FORMATS
+    names = ", ".join(f"{name} ({PROFILE_HELP.get(name, 'the ' + name + ' checks')})" for name in profiles())
+    p.add_argument("--lang", action="append", metavar="L",
+                   help="report this language only (repeatable; default: every language)")
+    p.add_argument("--format", choices=FORMATS, default="text", help="report format (default: text)")
+    p.add_argument("--output", metavar="FILE", help="write the report to FILE instead of standard output")
+    p.add_argument("--profile", default="full", metavar="NAME", help=f"which checks to run: {names}")
+
+
+def _write(path: Path, text: str) -> None:
+    """Write atomically: a reader never sees half a report."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..report import render
+    root = Path(args.root).resolve()
+    kb = load_knowledge_base(root)
+    result = run_checks(kb, root, profile=args.profile, langs=args.lang)
+    text = render(result, kb, args.format)
+    if args.output:
+        _write(Path(args.output), text)
+        errors = result.summary["errors"]
+        print(f"wrote {args.output}: {result.summary['findings']} findings ({errors} errors), "
+              f"{len(result.waived)} waived; exit code {result.exit_code}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return result.exit_code

@@ -1,0 +1,63 @@
+"""Check family `numbers` (stage: check): numbers and symbols a translation must keep.
+
+Compares the English and a translation, outside their rule references (the `references` family
+checks those): numbers ("2 cards"), power/toughness and counter values ("+1/+1"), variables
+(N, X), mana and other symbols ({X}, {T}, {0}) and bracketed placeholders ("[cost]", whose
+content is translated, so only their count is compared).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Iterator
+
+from ..models import Severity
+from ..refs import find_references
+from . import Check, Context, Issue
+
+_TOKEN = re.compile(
+    r"(?P<symbol>\{[^{}\s]{1,6}\})"
+    r"|(?P<pt>(?<![\w/])[+\-−]?(?:\d+|X|\*)/[+\-−]?(?:\d+|X|\*)(?![\w/]))"
+    r"|(?P<placeholder>\[[^\[\]]{1,40}\])"
+    r"|(?P<number>(?<![\w.,])\d+(?:[.,]\d+)?(?![\w]))"
+    r"|(?P<variable>(?<![\w'’\-])[NXY](?![\w'’\-]))"
+)
+_KINDS = {"symbol": "symbol", "pt": "value", "number": "number", "variable": "variable", "placeholder": "placeholder"}
+
+
+def tokens(text: str) -> Counter[str]:
+    """The numbers and symbols of a text outside its rule references; placeholders as '[…]'."""
+    for ref in reversed(find_references(text)):
+        text = text[: ref.start] + " " + text[ref.end :]
+    out: Counter[str] = Counter()
+    for m in _TOKEN.finditer(text):
+        kind = m.lastgroup
+        value = "[…]" if kind == "placeholder" else m.group().replace("−", "-")
+        out[f"{_KINDS[kind or 'number']} {value}"] += 1
+    return out
+
+
+def _describe(counter: Counter[str]) -> str:
+    return ", ".join(f"{key.split(' ', 1)[1]}" + (f" ×{n}" if n > 1 else "") for key, n in sorted(counter.items()))
+
+
+def mismatch(ctx: Context) -> Iterator[Issue]:
+    for t, english in ctx.translations():
+        en, tr = tokens(english.text), tokens(t.text)
+        if en == tr:
+            continue
+        lacking, extra = en - tr, tr - en
+        parts = []
+        if lacking:
+            parts.append(f"lacks {_describe(lacking)}")
+        if extra:
+            parts.append(f"has {_describe(extra)} that the English has not")
+        yield Issue.at(t, f"{t.label}: the {ctx.language_name(t.lang)} text " + " and ".join(parts)
+                       + f" (English: {_describe(en) or 'no numbers or symbols'})",
+                       "keep every number, variable, symbol and +1/+1 value of the English exactly as written")
+
+
+CHECKS = (
+    Check("numbers.mismatch", "numbers, variables, symbols or +1/+1 values differ from the English", Severity.ERROR, mismatch),
+)

@@ -1,0 +1,151 @@
+"""Check family `references` (stage: check): rule references of a translation and of any text.
+
+`references.mismatch`: the rule numbers a translation refers to (ranges expanded with the shared
+parser of `refs`) differ from those of its English. The other two checks use what the knowledge
+base knows of rule numbers, and say nothing where it knows nothing (a reference to a rule that is
+not in the knowledge base is not an error): `references.other-release` flags a number that is the
+number of a knowledge-base rule only in another rules release than the text's own (e.g. a 2011
+text citing Retrace as 702.81, its number since 2021), when the text names that rule's keyword
+(else the number may be another rule's in the text's release);
+`references.unknown-subrule` flags a subrule the knowledge base's copy of that rule, from the
+text's own release and complete from subrule a on, does not have.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..models import KnowledgeBase, Rule, Severity
+from ..refs import SUBRULE_LETTERS, parse_rule_number, sort_key
+from . import Check, Context, Issue, Text, quote
+
+
+def _within(date: str, since: str | None, end: str | None) -> bool:
+    """since <= date <= end, comparing dates of different precision (2011-06 vs 2011-06-10) on their common prefix."""
+    if since is not None and date[: len(since)] < since[: len(date)]:
+        return False
+    if end is not None and date[: len(end)] > end[: len(date)]:
+        return False
+    return True
+
+
+def number_at(rule: Rule, date: str) -> str | None:
+    """The rule's number in the rules release in force on `date`, when its history says."""
+    if date == rule.release:
+        return rule.number
+    found = None
+    for entry, end, _current in rule.history_spans():
+        if _within(date, entry.since, end):
+            found = entry.number  # the last matching entry: the newest at a boundary month
+    return found
+
+
+def _spans(rule: Rule) -> str:
+    parts = []
+    for entry, end, current in rule.history_spans():
+        when = f"since {entry.since}" if current else " ".join(
+            p for p in (f"from {entry.since}" if entry.since else "", f"until {end}" if end else "") if p)
+        parts.append(f"{entry.number} {when}".strip())
+    return ", ".join(parts)
+
+
+def _numbers(refs) -> tuple[str, ...]:
+    """Referenced numbers, expanded, deduplicated and sorted (as refs.referenced_numbers)."""
+    return tuple(sorted({n for r in refs for n in r.numbers}, key=sort_key))
+
+
+def _compact(numbers: tuple[str, ...]) -> str:
+    return ", ".join(numbers) if numbers else "none"
+
+
+def mismatch(ctx: Context) -> Iterator[Issue]:
+    for t, english in ctx.translations():
+        en_refs, tr_refs = ctx.refs(ctx.english_text(t)), ctx.refs(t)  # type: ignore[arg-type]
+        en, tr = _numbers(en_refs), _numbers(tr_refs)
+        if en == tr:
+            continue
+        lacking = tuple(n for n in en if n not in tr)
+        extra = tuple(n for n in tr if n not in en)
+        refs = [r.text for r in tr_refs]
+        parts = []
+        if lacking:
+            parts.append(f"lacks {_compact(lacking)}")
+        if extra:
+            parts.append(f"adds {_compact(extra)}")
+        yield Issue.at(t, f"{t.label}: the {ctx.language_name(t.lang)} text refers to "
+                          f"{', '.join(refs) if refs else 'no rule'} where the English refers to "
+                          f"{', '.join(r.text for r in en_refs) or 'no rule'}: it "
+                          + " and ".join(parts),
+                       "cite the same rules as the English: " + (_compact(en) if en else "remove the reference"))
+
+
+def _keyword_rules(ctx: Context, t: Text) -> set[str]:
+    """Ids of the rules whose keyword (per the termbase) the text names: what the text is about."""
+    ids = {m.concept_id for m in ctx.terms(t)}
+    return {c.rule for c in ctx.termbase.concepts if c.id in ids and c.rule}
+
+
+def _index(kb: KnowledgeBase) -> dict[str, list[Rule]]:
+    """Rule-level number -> knowledge-base rules that have had that number."""
+    out: dict[str, list[Rule]] = {}
+    for rule in kb.rules:
+        for number in {rule.number, *(h.number for h in rule.history)}:
+            out.setdefault(number, []).append(rule)
+    return out
+
+
+def other_release(ctx: Context) -> Iterator[Issue]:
+    index = _index(ctx.kb)
+    for t in ctx.texts():
+        if t.release is None:
+            continue
+        about = None
+        for ref in ctx.refs(t):
+            for number in ref.numbers:
+                parsed = parse_rule_number(number)
+                rule_part = str(parsed.parent) if parsed.letter else number
+                rules = index.get(rule_part, [])
+                if not rules or any(number_at(r, t.release) == rule_part for r in rules):
+                    continue
+                about = _keyword_rules(ctx, t) if about is None else about
+                for rule in rules:
+                    then = number_at(rule, t.release)
+                    if rule.id not in about or then is None:
+                        continue
+                    fixed = then + (parsed.letter or "")
+                    title = rule.title.text("en").text if rule.title and rule.title.text("en") else rule.id
+                    yield Issue.at(t, f"{t.label} cites {number} (“{quote(t.text, ref.start, ref.end, 20)}”), but "
+                                      f"{rule_part} is {title}'s number in other releases ({_spans(rule)}); in the "
+                                      f"{t.release} rules this text belongs to, {title} is {then}",
+                                   f"write {fixed}, the number of the text's own rules release")
+
+
+def unknown_subrule(ctx: Context) -> Iterator[Issue]:
+    by_number = {r.number: r for r in ctx.kb.rules}
+    for t in ctx.texts():
+        if t.release is None:
+            continue
+        for ref in ctx.refs(t):
+            for number in ref.numbers:
+                parsed = parse_rule_number(number)
+                if parsed.letter is None:
+                    continue
+                rule = by_number.get(str(parsed.parent))
+                if rule is None or rule.release != t.release or not rule.subrules:
+                    continue
+                letters = [s.letter for s in rule.subrules]
+                complete = letters == list(SUBRULE_LETTERS[: len(letters)])
+                if not complete or parsed.letter in letters:
+                    continue
+                have = f"{rule.number}{letters[0]}" + (f"–{letters[-1]}" if len(letters) > 1 else "")
+                yield Issue.at(t, f"{t.label} cites {number} (“{quote(t.text, ref.start, ref.end, 20)}”), which is not "
+                                  f"in the {t.release} rule {rule.number} as the knowledge base holds it ({have})",
+                               f"correct the reference to one of {', '.join(sorted((s.number for s in rule.subrules), key=sort_key))}, "
+                               f"or add {number} to {rule.file} if the {t.release} release has it")
+
+
+CHECKS = (
+    Check("references.mismatch", "a translation cites other rules than its English", Severity.ERROR, mismatch),
+    Check("references.other-release", "a rule cited by its number of another rules release", Severity.WARNING, other_release),
+    Check("references.unknown-subrule", "a cited subrule that the rule of that release does not have", Severity.WARNING, unknown_subrule),
+)

@@ -1,0 +1,357 @@
+"""The termbase: the game's terminology per language, read by the check stage (terminology
+checks) and the render stage (keyword links, glossary page). Pipeline position: loaded beside
+the knowledge base (load -> validate), used by check and render; nothing here reads rules/.
+
+``translations/termbase.yaml`` lists concepts (a keyword, an action or a term). Each concept has
+per language its terms, the preferred one first, each with a status (preferred, admitted,
+deprecated, forbidden), the inflected forms that count as the term, a grammatical gender where it
+matters, the replacement of a deprecated or forbidden term and when it was retired, and the
+source it was taken from (a source id of ``rules/sources.yaml``, then a colon and where in it).
+
+`Termbase.find_terms(text, lang)` finds the terms of one language in a text: whole words,
+case-insensitive, longest form first; German hyphen compounds count for their first part
+("Zurückverfolgen-Fähigkeit", "Rückkauf-Kosten" are occurrences of "Zurückverfolgen" and
+"Rückkauf"). Phrases listed as a term's `exceptions` ("play a land") are not occurrences.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Mapping
+
+from .diagnostics import DataError, Problem, did_you_mean
+from .load import Node, parse_file
+from .validate import LANGUAGES_FILE, SOURCES_FILE, Reader, languages_from, sources_from
+
+TERMBASE_FILE = "translations/termbase.yaml"
+
+KINDS = ("keyword", "action", "term")
+STATUSES = ("preferred", "admitted", "deprecated", "forbidden")
+GENDERS = ("m", "f", "n")
+RETIRED = re.compile(r"^(?:(?:before|after|by) )?[12][0-9]{3}(?:-[01][0-9](?:-[0-3][0-9])?)?$")
+
+CONCEPT_FIELDS = ("id", "kind", "source", "terms")
+CONCEPT_OPTIONAL = ("rule", "definition", "required", "note")
+TERM_FIELDS = ("text", "status", "source")
+TERM_OPTIONAL = ("forms", "gender", "replacement", "retired", "note", "exceptions")
+
+
+@dataclass(frozen=True)
+class Term:
+    """One way of saying a concept in one language."""
+
+    text: str
+    status: str                    # preferred | admitted | deprecated | forbidden
+    forms: tuple[str, ...]         # the inflected forms that count as this term, `text` first
+    gender: str | None             # m | f | n, where articles must agree (French)
+    replacement: str | None        # what to write instead (deprecated, forbidden)
+    retired: str | None            # when it left the official wording: "2009-07-11", "2020", "by 2026-01-16"
+    source: str                    # "<source id>: where", e.g. "mtgjson-xln: XLN #47 Cancel (German)"
+    note: str | None = None
+    exceptions: tuple[str, ...] = ()  # phrases in which a form is not this term ("play a land")
+
+    @property
+    def source_id(self) -> str:
+        return self.source.split(":", 1)[0].strip()
+
+    @property
+    def discouraged(self) -> bool:
+        return self.status in ("deprecated", "forbidden")
+
+
+@dataclass(frozen=True)
+class Concept:
+    id: str
+    kind: str                       # keyword | action | term
+    rule: str | None                # rule id in the knowledge base (keywords, actions)
+    definition: Mapping[str, str]   # lang -> definition (quoted from a source)
+    terms: Mapping[str, tuple[Term, ...]]  # lang -> terms, the preferred first
+    source: str
+    required: bool = True           # a translation of a text using the concept must use it too
+    note: str | None = None
+    line: int = field(default=0, compare=False)  # where it starts in translations/termbase.yaml
+
+    def usable(self, lang: str) -> tuple[Term, ...]:
+        """Preferred and admitted terms of a language."""
+        return tuple(t for t in self.terms.get(lang, ()) if not t.discouraged)
+
+
+@dataclass(frozen=True)
+class TermMatch:
+    start: int
+    end: int
+    concept_id: str
+    term: Term
+
+
+@dataclass(frozen=True)
+class _Matcher:
+    pattern: re.Pattern[str] | None
+    by_form: Mapping[str, tuple[str, Term] | None]  # casefolded form -> (concept, term); None: exception
+
+
+def _key(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+_WORD = r"[^\W_]"
+
+
+def _trie_pattern(words: list[list[str]]) -> str:
+    """A regex matching any of the token sequences, longest first, as a trie: shared
+    prefixes are matched once (much faster than a flat alternation of hundreds of forms)."""
+    trie: dict = {}
+    for tokens in words:
+        node = trie
+        for ch in "\x00".join(tokens):
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def build(node: dict) -> str:
+        end = "" in node
+        branches = []
+        for ch in sorted(k for k in node if k):
+            piece = r"\s+" if ch == "\x00" else re.escape(ch)
+            branches.append(piece + build(node[ch]))
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if end else body
+
+    return build(trie)
+
+
+def _compile(entries: dict[str, tuple[str, Term] | None]) -> re.Pattern[str] | None:
+    if not entries:
+        return None
+    # Whole words: no letter or digit glued before or after; a hyphen after the form is
+    # allowed, so that the first part of a hyphen compound matches ("Rückkauf-Kosten").
+    # The trie's optional tails are greedy, so the longest form wins; when a longer form's
+    # tail is glued to a letter, the lookahead fails and the regex backtracks to a shorter one.
+    body = _trie_pattern([f.split(" ") for f in entries])
+    return re.compile(rf"(?<!{_WORD})(?:{body})(?!{_WORD})", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Termbase:
+    concepts: tuple[Concept, ...]
+    _by_id: Mapping[str, Concept] = field(init=False, repr=False, compare=False)
+    _matchers: dict[str, _Matcher] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_id", MappingProxyType({c.id: c for c in self.concepts}))
+        object.__setattr__(self, "_matchers", {})
+
+    def concept(self, concept_id: str) -> Concept | None:
+        return self._by_id.get(concept_id)
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        return tuple(sorted({lang for c in self.concepts for lang in c.terms}))
+
+    def preferred(self, concept_id: str, lang: str) -> Term | None:
+        """The preferred term of a concept in a language, else its first admitted one."""
+        concept = self._by_id.get(concept_id)
+        if concept is None:
+            return None
+        usable = concept.usable(lang)
+        return next((t for t in usable if t.status == "preferred"), usable[0] if usable else None)
+
+    def for_rule(self, rule_id: str) -> tuple[Concept, ...]:
+        return tuple(c for c in self.concepts if c.rule == rule_id)
+
+    def _matcher(self, lang: str) -> _Matcher:
+        found = self._matchers.get(lang)
+        if found is None:
+            entries: dict[str, tuple[str, Term] | None] = {}
+            for concept in self.concepts:
+                for term in concept.terms.get(lang, ()):
+                    for form in term.forms:
+                        entries[_key(form)] = (concept.id, term)
+            for concept in self.concepts:
+                for term in concept.terms.get(lang, ()):
+                    for phrase in term.exceptions:
+                        entries.setdefault(_key(phrase), None)
+            found = _Matcher(_compile(entries), MappingProxyType(entries))
+            self._matchers[lang] = found
+        return found
+
+    def find_terms(self, text: str, lang: str) -> tuple[TermMatch, ...]:
+        """Occurrences of the termbase's terms of `lang` in `text`, in text order, non-overlapping."""
+        matcher = self._matcher(lang)
+        if matcher.pattern is None:
+            return ()
+        out = []
+        for m in matcher.pattern.finditer(text):
+            hit = matcher.by_form.get(_key(m.group()))
+            if hit is not None:
+                out.append(TermMatch(m.start(), m.end(), hit[0], hit[1]))
+        return tuple(out)
+
+
+# ------------------------------------------------------------------ loading
+
+
+def _source(r: Reader, node: Node | None, what: str, sources: frozenset[str]) -> str | None:
+    value = r.nonempty(node, what)
+    if value is None:
+        return None
+    sid = value.split(":", 1)[0].strip()
+    if sid not in sources:
+        hint = did_you_mean(sid, sources) or f"start it with a source id of {SOURCES_FILE}: {', '.join(sorted(sources))}"
+        r.error(node, f"{what} '{value}' does not start with a known source id", hint)  # type: ignore[arg-type]
+        return None
+    return value
+
+
+def _strings(r: Reader, node: Node | None, what: str) -> tuple[str, ...]:
+    out = []
+    for item in r.sequence(node, what):
+        value = r.nonempty(item, what)
+        if value is not None:
+            out.append(value)
+    return tuple(out)
+
+
+def _term(r: Reader, node: Node, what: str, sources: frozenset[str]) -> Term | None:
+    m = r.mapping(node, what, TERM_FIELDS, TERM_OPTIONAL)
+    if m is None:
+        return None
+    text = r.nonempty(m.get("text"), f"{what} text")
+    status = r.choice(m.get("status"), f"{what} status", STATUSES)
+    source = _source(r, m.get("source"), f"{what} source", sources)
+    forms = _strings(r, m.get("forms"), f"{what} forms")
+    gender = r.choice(m.get("gender"), f"{what} gender", GENDERS) if m.get("gender") is not None else None
+    replacement = r.nonempty(m.get("replacement"), f"{what} replacement") if m.get("replacement") is not None else None
+    retired = None
+    if m.get("retired") is not None:
+        retired = r.pattern(m.get("retired"), f"{what} retired", RETIRED,
+                            "a date or release such as 2009-07-11, 2020 or 'by 2026-01-16'")
+    note = r.nonempty(m.get("note"), f"{what} note") if m.get("note") is not None else None
+    exceptions = _strings(r, m.get("exceptions"), f"{what} exceptions")
+    if status in ("deprecated", "forbidden") and replacement is None and m.get("replacement") is None:
+        r.error(m, f"{what} is {status} but names no replacement", "add 'replacement:' with the term to use instead")
+    if status in ("preferred", "admitted") and (m.get("replacement") is not None or m.get("retired") is not None):
+        r.error(m, f"{what} is {status} but has a replacement or retired date",
+                "only deprecated and forbidden terms are replaced; change the status or remove the field")
+    if text is None or status is None or source is None:
+        return None
+    unique = tuple(dict.fromkeys([text, *forms]))  # exact spellings: the casing check reads them
+    return Term(text, status, unique, gender, replacement, retired, source, note, exceptions)
+
+
+def _concept(r: Reader, node: Node, languages: tuple[str, ...], sources: frozenset[str],
+             positions: dict[tuple[str, str], tuple[str, int]]) -> Concept | None:
+    m = r.mapping(node, "a concept", CONCEPT_FIELDS, CONCEPT_OPTIONAL)
+    if m is None:
+        return None
+    cid = r.slug(m.get("id"), "concept id")
+    kind = r.choice(m.get("kind"), "concept kind", KINDS)
+    rule = r.slug(m.get("rule"), "concept rule") if m.get("rule") is not None else None
+    source = _source(r, m.get("source"), "concept source", sources)
+    required = r.boolean(m.get("required"), "concept required") if m.get("required") is not None else True
+    note = r.nonempty(m.get("note"), "concept note") if m.get("note") is not None else None
+    label = f"concept '{cid}'"
+    definition: dict[str, str] = {}
+    dm = r.entries(m.get("definition"), f"{label} definition") if m.get("definition") is not None else None
+    for key, value in dm.items if dm else ():
+        if key.value not in languages:
+            r.error(key, f"unknown language '{key.value}' in {label} definition",
+                    did_you_mean(key.value, languages) or f"use one of {', '.join(languages)}")
+        elif (text := r.nonempty(value, f"{label} definition {key.value}")) is not None:
+            definition[key.value] = text
+    terms: dict[str, tuple[Term, ...]] = {}
+    tm = r.entries(m.get("terms"), f"{label} terms") if m.get("terms") is not None else None
+    for key, value in tm.items if tm else ():
+        lang = key.value
+        if lang not in languages:
+            r.error(key, f"unknown language '{lang}' in {label} terms",
+                    did_you_mean(lang, languages) or f"use one of {', '.join(languages)} (translations/languages.yaml)")
+            continue
+        items = r.sequence(value, f"{label} terms {lang}")
+        found = []
+        for i, item in enumerate(items):
+            term = _term(r, item, f"{label} {lang} term #{i + 1}", sources)
+            if term is None:
+                continue
+            found.append(term)
+            for form in term.forms + term.exceptions:
+                k = (lang, _key(form))
+                if k in positions and positions[k][0] != cid:
+                    other, line = positions[k]
+                    r.error(item, f"{lang} form '{form}' of {label} is also a form of concept '{other}' (line {line})",
+                            "a form must name one concept; remove it from one of them or make the phrase longer")
+                positions.setdefault(k, (cid or "", item.line))
+        if sum(1 for t in found if t.status == "preferred") > 1:
+            r.error(value, f"{label} has more than one preferred {lang} term", "mark one 'preferred', the others 'admitted'")
+        if found:
+            terms[lang] = tuple(sorted(found, key=lambda t: STATUSES.index(t.status)))
+    if cid is None or kind is None or source is None or required is None:
+        return None
+    return Concept(cid, kind, rule, MappingProxyType(definition), MappingProxyType(terms), source, required, note,
+                   m.line)
+
+
+def termbase_from(root: Path, path: Path, languages: tuple[str, ...], sources: frozenset[str]) -> Termbase:
+    """Parse and check one termbase file (see `load_termbase`)."""
+    parsed, problems = parse_file(path, root)
+    if parsed is None:
+        raise DataError(problems)
+    r = Reader(parsed.path, list(problems))
+    m = r.mapping(parsed.root, "the termbase file", ("concepts",))
+    concepts: list[Concept] = []
+    positions: dict[tuple[str, str], tuple[str, int]] = {}
+    seen: dict[str, int] = {}
+    for item in r.sequence(m.get("concepts") if m else None, "concepts"):
+        concept = _concept(r, item, languages, sources, positions)
+        if concept is None:
+            continue
+        if concept.id in seen:
+            r.error(item, f"duplicate concept id '{concept.id}' (first at line {seen[concept.id]})", "give each concept its own id")
+            continue
+        seen[concept.id] = item.line
+        concepts.append(concept)
+    if r.problems:
+        raise DataError(r.problems)
+    return Termbase(tuple(concepts))
+
+
+def load_termbase(root: Path, kb=None) -> Termbase:
+    """Read ``translations/termbase.yaml`` of the project at `root`, strictly (unknown fields,
+    unknown languages or sources, a form claimed by two concepts: a `DataError` naming file,
+    line and column). With `kb`, the rule ids the concepts name are checked against it."""
+    path = root / TERMBASE_FILE
+    if not path.is_file():
+        raise DataError([Problem(TERMBASE_FILE, 1, 1, f"{TERMBASE_FILE} is missing",
+                                 "create it: the terminology checks and the glossary read it")])
+    problems: list[Problem] = []
+    languages: tuple[str, ...] = ()
+    sources: frozenset[str] = frozenset()
+    for name in (LANGUAGES_FILE, SOURCES_FILE):
+        parsed, found = parse_file(root / name, root) if (root / name).is_file() else (None, [
+            Problem(name, 1, 1, f"{name} is missing", "the termbase needs the languages and the sources registry")])
+        problems += found
+        if parsed is None:
+            continue
+        if name == LANGUAGES_FILE:
+            langs, found = languages_from(parsed)
+            languages = tuple(lang.code for lang in langs)
+        else:
+            srcs, found = sources_from(parsed)
+            sources = frozenset(srcs)
+        problems += found
+    if problems:
+        raise DataError(problems)
+    termbase = termbase_from(root, path, languages, sources)
+    if kb is not None:
+        rule_ids = {rule.id for rule in kb.rules}
+        bad = [c for c in termbase.concepts if c.rule is not None and c.rule not in rule_ids]
+        if bad:
+            raise DataError([Problem(TERMBASE_FILE, c.line, 1, f"concept '{c.id}' names rule '{c.rule}', which is not in rules/",
+                                     did_you_mean(c.rule, rule_ids) or "correct the rule id or remove 'rule:'")  # type: ignore[arg-type]
+                             for c in bad])
+    return termbase
+
