@@ -68,6 +68,7 @@ class Variant:
     pos: Pos
     translated_from: str | None = None   # english_hash() of the English it translates
     note: str | None = None
+    releases: tuple[str, ...] = ()       # the rules releases (effective dates) this English is the text of
 
 
 @dataclass(frozen=True)
@@ -98,6 +99,20 @@ class HistoryEntry:
     since: str | None
     until: str | None
     source: str
+    releases: tuple[str, ...] = ()  # the imported rules releases in which the rule had this number
+
+    def covers(self, date: str, end: str | None) -> bool:
+        """Whether `date` (YYYY-MM-DD) lies in this entry's span, `end` being the span's end
+        (its `until`, else the next entry's `since`; a partial YYYY-MM end counts whole)."""
+        if date in self.releases:
+            return True
+        if self.since is not None and date < self.since:
+            return False
+        if end is None:
+            return True
+        if self.until is not None and end == self.until:
+            return date <= end or date.startswith(end)
+        return date < end
 
 
 @dataclass(frozen=True)
@@ -105,6 +120,9 @@ class Subrule:
     letter: str
     number: str
     unit: Unit
+    # rules release -> the subrule's letter in it, for every release it is known in
+    letters: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    release: str | None = None  # a former subrule (not in the rule's release): the last release it was in
 
 
 @dataclass(frozen=True)
@@ -119,11 +137,34 @@ class Rule:
     subrules: tuple[Subrule, ...]
     notes: tuple[Unit, ...]
     file: str
+    # subrules that an imported release had but the rule's release has not (kept with their texts)
+    former_subrules: tuple[Subrule, ...] = ()
+    line: int = 1      # where the rule starts in `file` (a file may hold a section of rules)
 
     @property
     def units(self) -> tuple[Unit, ...]:
         head = tuple(u for u in (self.title, self.summary, self.text) if u is not None)
-        return head + tuple(s.unit for s in self.subrules) + self.notes
+        return (head + tuple(s.unit for s in self.subrules) + self.notes
+                + tuple(s.unit for s in self.former_subrules))
+
+    @property
+    def releases(self) -> tuple[str, ...]:
+        """The imported rules releases the rule is in, oldest first."""
+        return tuple(sorted({r for entry in self.history for r in entry.releases}))
+
+    def number_in(self, release: str) -> tuple[str, HistoryEntry | None] | None:
+        """The rule's number in a rules release and the history entry that says so: an imported
+        release first, then the rule's own release (entry None), else a history span (e.g. from
+        the archive) that covers the date; None when the knowledge base does not know."""
+        for entry in self.history:
+            if release in entry.releases:
+                return entry.number, entry
+        if release == self.release:
+            return self.number, None
+        for entry, end, _current in self.history_spans():
+            if entry.since is not None and entry.covers(release, end):
+                return entry.number, entry
+        return None
 
     def history_spans(self) -> tuple[tuple[HistoryEntry, str | None, bool], ...]:
         """Each history entry with the end of its span (its `until`, else the next entry's
@@ -146,6 +187,13 @@ class Rule:
     def subrule(self, letter: str) -> Subrule | None:
         return next((s for s in self.subrules if s.letter == letter), None)
 
+    def subrule_in(self, release: str, letter: str) -> Subrule | None:
+        """The subrule that had `letter` in a rules release (current or former)."""
+        for sub in self.subrules + self.former_subrules:
+            if sub.letters.get(release) == letter:
+                return sub
+        return self.subrule(letter) if release == self.release else None
+
 
 @dataclass(frozen=True)
 class Card:
@@ -165,6 +213,32 @@ class Ruling:
     mechanic: str           # rule id the ruling belongs to
     cards: tuple[str, ...]  # card ids it applies to
     unit: Unit
+
+
+@dataclass(frozen=True)
+class GlossaryEntry:
+    """A term of the Comprehensive Rules' glossary and its definition."""
+
+    id: str
+    term: Unit
+    definition: Unit
+    file: str
+    line: int = 1
+
+    @property
+    def units(self) -> tuple[Unit, ...]:
+        return (self.term, self.definition)
+
+
+@dataclass(frozen=True)
+class RulesRelease:
+    """A Comprehensive Rules release imported in full: every number it has is known."""
+
+    date: str                              # effective date, YYYY-MM-DD
+    source: str                            # its source id, cr-YYYY-MM-DD
+    file: str                              # the text file it was imported from
+    chapters: tuple[tuple[str, str], ...]  # ("7", "Additional Rules")
+    pos: Pos
 
 
 @dataclass(frozen=True)
@@ -193,6 +267,8 @@ class KnowledgeBase:
     rulings: tuple[Ruling, ...]
     _rule_by_id: Mapping[str, Rule] = field(init=False, repr=False, compare=False)
     _card_by_id: Mapping[str, Card] = field(init=False, repr=False, compare=False)
+    glossary: tuple[GlossaryEntry, ...] = ()
+    releases: tuple[RulesRelease, ...] = ()   # imported in full, oldest first
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_rule_by_id", MappingProxyType({r.id: r for r in self.rules}))
@@ -213,7 +289,15 @@ class KnowledgeBase:
         return self._card_by_id.get(card_id)
 
     def units(self) -> tuple[Unit, ...]:
+        """The units of the rules and rulings (the glossary's are `glossary_units`)."""
         return tuple(u for r in self.rules for u in r.units) + tuple(r.unit for r in self.rulings)
+
+    def glossary_units(self) -> tuple[Unit, ...]:
+        """The units of the imported glossary: each term and its definition."""
+        return tuple(u for g in self.glossary for u in g.units)
+
+    def release(self, date: str) -> RulesRelease | None:
+        return next((r for r in self.releases if r.date == date), None)
 
     def rulings_for(self, *, mechanic: str | None = None, card: str | None = None) -> tuple[Ruling, ...]:
         return tuple(r for r in self.rulings

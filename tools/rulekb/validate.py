@@ -7,14 +7,18 @@ it; all problems of a run are raised together as one `DataError`.
 Project layout read here:
 - ``translations/languages.yaml``  the languages (code, name, locale); ``en`` is the source
 - ``rules/sources.yaml``           every source a text may cite
-- ``rules/comprehensive/*.yaml``   one rule per file (title, summary, text, subrules, notes)
+- ``rules/comprehensive/*.yaml``   one rule per file (title, summary, text, subrules, notes), or a
+                                   list of rules under ``rules:`` (an imported section of the rules)
 - ``rules/cards/*.yaml``           one card per file
 - ``rules/rulings/*.yaml``         the rulings of one mechanic (a rule id) per file
+- ``rules/glossary/*.yaml``        terms of the Comprehensive Rules' glossary (imported), under ``terms:``
+- ``rules/releases/*.yaml``        one imported rules release per file (its chapters, its input file)
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,10 +26,10 @@ from types import MappingProxyType
 from typing import Callable, TypeVar
 
 from .diagnostics import DataError, Problem, did_you_mean
-from .load import MapNode, Node, Scalar, SeqNode, SourceFile, load_files
-from .models import (SOURCE_LANGUAGE, Card, HistoryEntry, KnowledgeBase, Language, Pos, Rule,
+from .load import MapNode, Node, Scalar, SeqNode, SourceFile, gc_paused, load_files
+from .models import (SOURCE_LANGUAGE, Card, GlossaryEntry, HistoryEntry, KnowledgeBase, Language, Pos, Rule, RulesRelease,
                      Ruling, Source, Status, Subrule, Unit, UnitKind, Variant)
-from .refs import parse_rule_number
+from .refs import SUBRULE_LETTERS, parse_rule_number
 
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 NOTE_KEY = re.compile(r"^n[1-9][0-9]*$")
@@ -33,8 +37,27 @@ LANG_CODE = re.compile(r"^[a-z]{2,3}$")
 HASH = re.compile(r"^[0-9a-f]{16}$")
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 SUBRULE_LETTER = re.compile(r"^[a-z]$")
+# A subrule's key in its rule file: its letter, or (for a subrule that came after another one had
+# taken that key) letter-N; the key is the stable part of the unit id, `letters` its letter per release.
+SUBRULE_KEY = re.compile(r"^[a-z](?:-[1-9][0-9]*)?$")
+SHA256 = re.compile(r"^[0-9a-f]{64}$")
 
 T = TypeVar("T")
+
+
+@functools.lru_cache(maxsize=4096)
+def _is_date(value: str, partial: bool) -> bool:
+    """A real date written YYYY-MM-DD (or YYYY-MM when partial); cached: a knowledge base
+    with the whole rules repeats a few release dates tens of thousands of times."""
+    forms = ("%Y-%m-%d", "%Y-%m") if partial else ("%Y-%m-%d",)
+    for form in forms:
+        try:
+            parsed = dt.datetime.strptime(value, form)
+        except ValueError:
+            continue
+        if parsed.strftime(form) == value:
+            return True
+    return False
 
 
 @dataclass
@@ -98,14 +121,8 @@ class Reader:
         value = self.text(node, what)
         if value is None:
             return None
-        forms = ("%Y-%m-%d", "%Y-%m") if partial else ("%Y-%m-%d",)
-        for form in forms:
-            try:
-                parsed = dt.datetime.strptime(value, form)
-            except ValueError:
-                continue
-            if parsed.strftime(form) == value:
-                return value
+        if _is_date(value, partial):
+            return value
         expected = "YYYY-MM-DD or YYYY-MM" if partial else "YYYY-MM-DD"
         self.error(node, f"{what} '{value}' is not a date", f"write a real date as {expected}, e.g. 2018-01-19")  # type: ignore[arg-type]
         return None
@@ -156,7 +173,7 @@ class Context:
 
 
 VARIANT_FIELDS = ("text", "source", "status")
-VARIANT_OPTIONAL = ("canonical", "translated_from", "note")
+VARIANT_OPTIONAL = ("canonical", "translated_from", "note", "releases")
 STATUSES = tuple(s.value for s in Status)
 
 
@@ -176,11 +193,26 @@ def _variant(r: Reader, ctx: Context, node: Node, lang: str, single: bool, what:
         translated_from = r.pattern(m.get("translated_from"), f"{what} translated_from", HASH,
                                     "16 hex digits, as printed by 'rulekb hash'")
     note = r.nonempty(m.get("note"), f"{what} note") if m.get("note") is not None else None
+    releases: tuple[str, ...] = ()
+    if m.get("releases") is not None:
+        if lang != SOURCE_LANGUAGE:
+            r.error(m.key_node("releases"), f"{what}: only an English text lists 'releases'",  # type: ignore[arg-type]
+                    "remove the field; it lists the rules releases whose official English this is")
+        releases = _release_list(r, m.get("releases"), f"{what} releases")
     if text is None or source is None or status is None:
         return None
     return Variant(text=text, source=source, status=Status(status),
                    canonical=bool(canonical) or single, pos=Pos(r.file, m.line),
-                   translated_from=translated_from, note=note)
+                   translated_from=translated_from, note=note, releases=releases)
+
+
+def _release_list(r: Reader, node: Node | None, what: str) -> tuple[str, ...]:
+    """A list of rules release dates, oldest first, each once."""
+    dates = [d for item in r.sequence(node, what) if (d := r.date(item, f"{what} item")) is not None]
+    if dates != sorted(set(dates)):
+        r.error(node, f"{what} must list each release once, oldest first",  # type: ignore[arg-type]
+                f"write them as [{', '.join(repr(d) for d in sorted(set(dates)))}]")
+    return tuple(sorted(set(dates)))
 
 
 def _unit(r: Reader, ctx: Context, node: Node, uid: str, kind: UnitKind, label: str) -> Unit | None:
@@ -215,51 +247,84 @@ def _unit(r: Reader, ctx: Context, node: Node, uid: str, kind: UnitKind, label: 
 def _history(r: Reader, ctx: Context, node: Node | None) -> tuple[HistoryEntry, ...]:
     out = []
     for item in r.sequence(node, "history"):
-        m = r.mapping(item, "a history entry", ("number", "source"), ("since", "until"))
+        m = r.mapping(item, "a history entry", ("number", "source"), ("since", "until", "releases"))
         if m is None:
             continue
         number = r.rule_number(m.get("number"), "history number")
         since = r.date(m.get("since"), "history since", partial=True)
         until = r.date(m.get("until"), "history until", partial=True)
         source = r.choice(m.get("source"), "history source", tuple(sorted(ctx.sources)))
+        releases = _release_list(r, m.get("releases"), "history releases") if m.get("releases") is not None else ()
         if since and until and since > until:
             r.error(m, f"history entry {number}: since {since} is after until {until}", "swap or correct the dates")
         if number and source:
-            out.append(HistoryEntry(number, since, until, source))
+            out.append(HistoryEntry(number, since, until, source, releases))
     return tuple(out)
 
 
 RULE_FIELDS = ("id", "number", "release")
-RULE_OPTIONAL = ("history", "title", "summary", "text", "subrules", "notes")
+RULE_OPTIONAL = ("history", "title", "summary", "text", "subrules", "letters", "notes")
+
+
+def _letters(r: Reader, node: Node | None, keys: set[str]) -> dict[str, dict[str, str]]:
+    """`letters`: subrule key -> {release: letter}, where an imported release gave a subrule
+    another letter than its key (or the key is not a plain letter)."""
+    out: dict[str, dict[str, str]] = {}
+    lm = r.entries(node, "letters") if node is not None else None
+    for key, value in lm.items if lm else ():
+        if key.value not in keys:
+            hint = did_you_mean(key.value, keys) or "list only subrules of this rule"
+            r.error(key, f"letters: '{key.value}' is not a subrule of this rule", hint)
+            continue
+        vm = r.entries(value, f"letters of '{key.value}'")
+        per: dict[str, str] = {}
+        for rel, letter_node in vm.items if vm else ():
+            date = r.date(rel, f"letters of '{key.value}' release")
+            letter = r.pattern(letter_node, f"letter of '{key.value}' in {rel.value}", SUBRULE_LETTER, "one lowercase letter")
+            if letter is not None and letter in "lo":
+                r.error(letter_node, f"letter of '{key.value}' in {rel.value} is '{letter}'", "the rules skip 'l' and 'o'")
+            elif date and letter:
+                per[date] = letter
+        out[key.value] = per
+    return out
+
+
+def _relabel(unit: Unit, label: str) -> Unit:
+    return unit if unit.label == label else Unit(unit.id, unit.kind, label, unit.variants, unit.pos)
 
 
 def rule_from(f: SourceFile, ctx: Context) -> tuple[Rule | None, list[Problem]]:
     r = Reader(f.path)
-    m = r.mapping(f.root, "a rule file", RULE_FIELDS, RULE_OPTIONAL)
+    return _rule(r, f.root, ctx, "a rule file"), r.problems
+
+
+def rules_from(f: SourceFile, ctx: Context) -> tuple[list[Rule], list[Problem]]:
+    """A rule file: one rule, or (as the import writes a section of the rules) a list of
+    rules under the single key ``rules``."""
+    if isinstance(f.root, MapNode) and f.root.keys() == ("rules",):
+        r = Reader(f.path)
+        items = r.sequence(f.root.get("rules"), "rules")
+        found = [rule for i, item in enumerate(items) if (rule := _rule(r, item, ctx, f"rule #{i + 1}")) is not None]
+        return found, r.problems
+    rule, problems = rule_from(f, ctx)
+    return ([rule] if rule else []), problems
+
+
+def _rule(r: Reader, node: Node, ctx: Context, what: str) -> Rule | None:
+    m = r.mapping(node, what, RULE_FIELDS, RULE_OPTIONAL)
     if m is None:
-        return None, r.problems
+        return None
     rid = r.slug(m.get("id"), "rule id")
     number = r.rule_number(m.get("number"), "rule number")
     release = r.date(m.get("release"), "rule release")
     if rid is None or number is None:
-        return None, r.problems
+        return None
     head = {}
     for kind in (UnitKind.TITLE, UnitKind.SUMMARY, UnitKind.TEXT):
         node = m.get(kind.value)
         head[kind] = _unit(r, ctx, node, f"{rid}.{kind.value}", kind, f"{number} {kind.value}") if node else None
-    subrules = []
-    sub_node = m.get("subrules")
-    if sub_node is not None:
-        sm = r.entries(sub_node, "subrules")
-        for key, value in sm.items if sm else ():
-            letter = key.value
-            if not SUBRULE_LETTER.match(letter) or letter in "lo":
-                r.error(key, f"subrule key '{letter}' is not a subrule letter",
-                        "use the subrule's letter as in the rules (a, b, c …; the rules skip l and o)")
-                continue
-            unit = _unit(r, ctx, value, f"{rid}.{letter}", UnitKind.SUBRULE, f"{number}{letter}")
-            if unit:
-                subrules.append(Subrule(letter, f"{number}{letter}", unit))
+    history = _history(r, ctx, m.get("history"))
+    subrules, former = _subrules(r, ctx, m, rid, number, release, history)
     notes = []
     notes_node = m.get("notes")
     if notes_node is not None:
@@ -271,12 +336,72 @@ def rule_from(f: SourceFile, ctx: Context) -> tuple[Rule | None, list[Problem]]:
             unit = _unit(r, ctx, value, f"{rid}.{key.value}", UnitKind.NOTE, f"{number} note {key.value[1:]}")
             if unit:
                 notes.append(unit)
-    history = _history(r, ctx, m.get("history"))
     if release is None:
-        return None, r.problems
-    rule = Rule(rid, number, release, history, head[UnitKind.TITLE], head[UnitKind.SUMMARY],
-                head[UnitKind.TEXT], tuple(subrules), tuple(notes), f.path)
-    return rule, r.problems
+        return None
+    return Rule(rid, number, release, history, head[UnitKind.TITLE], head[UnitKind.SUMMARY],
+                head[UnitKind.TEXT], tuple(subrules), tuple(notes), r.file, tuple(former), m.line)
+
+
+def _subrules(r: Reader, ctx: Context, m: MapNode, rid: str, number: str, release: str | None,
+              history: tuple[HistoryEntry, ...]) -> tuple[list[Subrule], list[Subrule]]:
+    """The subrules of the rule's release (by letter) and its former subrules.
+
+    A subrule is in the releases its English texts list plus those of its `letters` entry; its
+    letter in a release is the `letters` entry, else its key. A subrule with no release at all
+    (curated data) is in the rule's release under its key."""
+    subrules: list[Subrule] = []
+    former: list[Subrule] = []
+    sub_node = m.get("subrules")
+    sm = r.entries(sub_node, "subrules") if sub_node is not None else None
+    keys = {k.value for k, _ in sm.items} if sm else set()
+    letters = _letters(r, m.get("letters"), keys)
+    taken: dict[tuple[str, str], str] = {}
+    numbers = {rel: e.number for e in history for rel in e.releases}
+    for key, value in sm.items if sm else ():
+        k = key.value
+        if not SUBRULE_KEY.match(k) or k[0] in "lo":
+            r.error(key, f"subrule key '{k}' is not a subrule letter",
+                    "use the subrule's letter as in the rules (a, b, c …; the rules skip l and o)")
+            continue
+        unit = _unit(r, ctx, value, f"{rid}.{k}", UnitKind.SUBRULE, f"{number}{k[0]}")
+        if unit is None:
+            continue
+        plain_letter = k if len(k) == 1 else None
+        known: dict[str, str | None] = {rel: plain_letter for v in unit.variants.get(SOURCE_LANGUAGE, ())
+                                        for rel in v.releases}
+        known.update(letters.get(k, {}))
+        if not known and release is not None:  # curated: in the rule's release, under its key
+            known[release] = plain_letter
+        lacking = sorted(rel for rel, letter in known.items() if letter is None)
+        if lacking or not known:
+            r.error(key, f"subrule '{k}' has no letter for the release(s) {', '.join(lacking) or '(none listed)'}",
+                    f"add 'letters: {{{k}: {{RELEASE: LETTER}}}}' for each release the subrule is in")
+            continue
+        for rel, letter in sorted(known.items()):
+            if (rel, letter) in taken:  # type: ignore[comparison-overlap]
+                r.error(key, f"subrules '{taken[(rel, letter)]}' and '{k}' both have the letter '{letter}' in {rel}",  # type: ignore[index]
+                        "correct the 'letters' entries: one subrule per letter and release")
+            taken[(rel, letter)] = k  # type: ignore[index]
+        if release in known:
+            letter = known[release]
+            subrules.append(Subrule(letter, f"{number}{letter}", _relabel(unit, f"{number}{letter}"),  # type: ignore[arg-type]
+                                    MappingProxyType(dict(sorted(known.items())))))  # type: ignore[arg-type]
+        else:
+            last = max(known)
+            if last not in numbers:
+                for i, entry in enumerate(history):
+                    end = entry.until or (history[i + 1].since if i + 1 < len(history) else None)
+                    if entry.since is not None and entry.covers(last, end):
+                        numbers[last] = entry.number
+            if last not in numbers:
+                r.error(key, f"subrule '{k}' is in the release {last}, but the rule's history gives no number for it",
+                        f"add {last} to the 'releases' of the history entry with the rule's number in that release")
+                continue
+            label = f"{numbers[last]}{known[last]}"
+            former.append(Subrule(known[last], label, _relabel(unit, label),  # type: ignore[arg-type]
+                                  MappingProxyType(dict(sorted(known.items()))), last))  # type: ignore[arg-type]
+    subrules.sort(key=lambda s: SUBRULE_LETTERS.index(s.letter))
+    return subrules, former
 
 
 CARD_FIELDS = ("id", "name", "set", "collector_number", "oracle_id", "source")
@@ -378,6 +503,54 @@ def sources_from(f: SourceFile) -> tuple[dict[str, Source], list[Problem]]:
     return out, r.problems
 
 
+def glossary_from(f: SourceFile, ctx: Context) -> tuple[list[GlossaryEntry], list[Problem]]:
+    """A glossary file: ``terms``, a list of {id, term, definition}."""
+    r = Reader(f.path)
+    m = r.mapping(f.root, "a glossary file", ("terms",))
+    out: list[GlossaryEntry] = []
+    for item in r.sequence(m.get("terms"), "terms") if m else ():
+        em = r.mapping(item, "a glossary term", ("id", "term", "definition"))
+        if em is None:
+            continue
+        gid = r.slug(em.get("id"), "glossary id")
+        if gid is None or em.get("term") is None or em.get("definition") is None:
+            continue
+        term = _unit(r, ctx, em.get("term"), f"glossary.{gid}.term", UnitKind.TITLE, f"glossary {gid} term")  # type: ignore[arg-type]
+        definition = _unit(r, ctx, em.get("definition"), f"glossary.{gid}.definition", UnitKind.TEXT,  # type: ignore[arg-type]
+                           f"glossary {gid}")
+        if term is not None and definition is not None:
+            out.append(GlossaryEntry(gid, term, definition, f.path, em.line))
+    return out, r.problems
+
+
+def release_from(f: SourceFile, ctx: Context) -> tuple[RulesRelease | None, list[Problem]]:
+    r = Reader(f.path)
+    m = r.mapping(f.root, "a release file", ("release", "source", "file", "sha256"),
+                  ("encoding", "line_endings", "chapters"))
+    if m is None:
+        return None, r.problems
+    date = r.date(m.get("release"), "release date")
+    source = r.choice(m.get("source"), "release source", tuple(sorted(ctx.sources)))
+    file = r.nonempty(m.get("file"), "release file")
+    r.pattern(m.get("sha256"), "release sha256", SHA256, "the 64 hex digits of the file's SHA-256")
+    for name in ("encoding", "line_endings"):
+        if m.get(name) is not None:
+            r.nonempty(m.get(name), f"release {name}")
+    chapters = []
+    cm = r.entries(m.get("chapters"), "chapters") if m.get("chapters") is not None else None
+    for key, value in cm.items if cm else ():
+        if not re.match(r"^[1-9]$", key.value):
+            r.error(key, f"chapter '{key.value}' is not a chapter number", "chapters are numbered 1 to 9")
+        elif (title := r.nonempty(value, f"chapter {key.value}")) is not None:
+            chapters.append((key.value, title))
+    if date is not None and f.path.rsplit("/", 1)[-1] != f"{date}.yaml":
+        r.error(m.get("release"), f"the release {date} is in {f.path}",  # type: ignore[arg-type]
+                f"name the file rules/releases/{date}.yaml")
+    if date is None or source is None or file is None:
+        return None, r.problems
+    return RulesRelease(date, source, file, tuple(chapters), Pos(f.path, m.line)), r.problems
+
+
 LANGUAGES_FILE = "translations/languages.yaml"
 SOURCES_FILE = "rules/sources.yaml"
 
@@ -390,6 +563,11 @@ def _single(files: dict[str, SourceFile], path: str, root: Path) -> SourceFile:
 
 def build_knowledge_base(files: tuple[SourceFile, ...], root: Path = Path(".")) -> KnowledgeBase:
     """Schema-check all parsed files and build the KnowledgeBase, or raise DataError."""
+    with gc_paused():
+        return _build(files, root)
+
+
+def _build(files: tuple[SourceFile, ...], root: Path) -> KnowledgeBase:
     by_path = {f.path: f for f in files}
     problems: list[Problem] = []
     languages, found = languages_from(_single(by_path, LANGUAGES_FILE, root))
@@ -401,11 +579,13 @@ def build_knowledge_base(files: tuple[SourceFile, ...], root: Path = Path(".")) 
     rules: list[Rule] = []
     cards: list[Card] = []
     rulings: list[Ruling] = []
+    glossary: list[GlossaryEntry] = []
+    releases: list[RulesRelease] = []
     cites: list[tuple[str, Scalar, str]] = []
     for f in files:
         if f.path.startswith("rules/comprehensive/"):
-            rule, found = rule_from(f, ctx)
-            rules += [rule] if rule else []
+            got_rules, found = rules_from(f, ctx)
+            rules += got_rules
         elif f.path.startswith("rules/cards/"):
             card, found = card_from(f, ctx)
             cards += [card] if card else []
@@ -413,20 +593,32 @@ def build_knowledge_base(files: tuple[SourceFile, ...], root: Path = Path(".")) 
             got, found, cited = rulings_from(f, ctx)
             rulings += got
             cites += [(f.path, node, what) for node, what in cited]
+        elif f.path.startswith("rules/glossary/"):
+            entries, found = glossary_from(f, ctx)
+            glossary += entries
+        elif f.path.startswith("rules/releases/"):
+            rel, found = release_from(f, ctx)
+            releases += [rel] if rel else []
         elif f.path in (LANGUAGES_FILE, SOURCES_FILE) or f.path.startswith("translations/"):
             continue
         else:
             found = [Problem(f.path, 1, 1, "this YAML file is in no known folder",
-                             "rules go in rules/comprehensive/, cards in rules/cards/, rulings in rules/rulings/")]
+                             "rules go in rules/comprehensive/, cards in rules/cards/, rulings in rules/rulings/, "
+                             "glossary terms in rules/glossary/, imported releases in rules/releases/")]
         problems += found
 
     problems += _cross_file(rules, cards, rulings, cites)
+    problems += _releases_cross(rules, glossary, releases)
     if problems:
         raise DataError(problems)
+    # Rules of older releases may share a number with a rule of a newer one (702.78 was Retrace,
+    # is Conspire): for the same number the newest release comes last.
     return KnowledgeBase(languages, MappingProxyType(sources),
-                         tuple(sorted(rules, key=lambda r: _number_key(r.number))),
+                         tuple(sorted(rules, key=lambda r: (_number_key(r.number), r.release))),
                          tuple(sorted(cards, key=lambda c: c.id)),
-                         tuple(sorted(rulings, key=lambda r: (r.mechanic, r.date, r.unit.pos.file, r.unit.pos.line))))
+                         tuple(sorted(rulings, key=lambda r: (r.mechanic, r.date, r.unit.pos.file, r.unit.pos.line))),
+                         glossary=tuple(sorted(glossary, key=lambda g: g.id)),
+                         releases=tuple(sorted(releases, key=lambda r: r.date)))
 
 
 def _number_key(number: str) -> tuple:
@@ -449,10 +641,15 @@ def _duplicates(items: list[T], key: Callable[[T], str], pos: Callable[[T], Pos]
 
 def _cross_file(rules: list[Rule], cards: list[Card], rulings: list[Ruling],
                 cites: list[tuple[str, Scalar, str]]) -> list[Problem]:
-    rule_pos = lambda r: Pos(r.file, 1)  # noqa: E731 - the id is on the first lines
+    rule_pos = lambda r: Pos(r.file, r.line)  # noqa: E731 - the id is on the rule's first line
     problems = _duplicates(rules, lambda r: r.id, rule_pos, "rule id", "give each rule its own id")
-    problems += _duplicates(rules, lambda r: r.number, rule_pos, "rule number",
-                            "one rule per number: merge the files or correct the number")
+    seen_numbers: dict[tuple[str, str], Rule] = {}
+    for rule in rules:  # a number names one rule per release (702.78 was Retrace, is Conspire)
+        first = seen_numbers.setdefault((rule.number, rule.release), rule)
+        if first is not rule:
+            problems.append(Problem(rule.file, rule.line, 1, f"duplicate rule number '{rule.number}' in the release "
+                                    f"{rule.release} (also at {first.file}:{first.line})",
+                                    "one rule per number: merge the files or correct the number"))
     problems += _duplicates(cards, lambda c: c.id, lambda c: c.pos, "card id", "give each card its own id")
     problems += _duplicates(rulings, lambda r: r.id, lambda r: r.unit.pos, "ruling id", "give each ruling its own id")
     rule_ids = {r.id for r in rules}
@@ -463,6 +660,43 @@ def _cross_file(rules: list[Rule], cards: list[Card], rulings: list[Ruling],
         if ident not in known:
             hint = did_you_mean(ident, known) or f"add rules/{'comprehensive' if kind == 'rule' else 'cards'}/{ident}.yaml"
             problems.append(Problem(path, node.line, node.column, f"unknown {kind} id '{ident}'", hint))
+    return problems
+
+
+def _releases_cross(rules: list[Rule], glossary: list[GlossaryEntry], releases: list[RulesRelease]) -> list[Problem]:
+    """Each imported release cited by a text or a history has its release file; in each
+    release a number names one rule and a rule has one number."""
+    problems: list[Problem] = []
+    known = {r.date for r in releases}
+    owner: dict[tuple[str, str], Rule] = {}
+    cited: dict[str, Pos] = {}
+    for rule in rules:
+        mine: dict[str, str] = {}
+        for entry in rule.history:
+            for rel in entry.releases:
+                cited.setdefault(rel, Pos(rule.file, rule.line))
+                if rel in mine and mine[rel] != entry.number:
+                    problems.append(Problem(rule.file, rule.line, 1, f"rule {rule.id} has two numbers in the release {rel}: "
+                                            f"{mine[rel]} and {entry.number}", "keep the release in one history entry"))
+                mine[rel] = entry.number
+                other = owner.setdefault((rel, entry.number), rule)
+                if other is not rule:
+                    problems.append(Problem(rule.file, rule.line, 1, f"{entry.number} is both {other.id} ({other.file}) and "
+                                            f"{rule.id} in the release {rel}",
+                                            "one rule per number and release: correct one history entry"))
+        for unit in rule.units:
+            for v in unit.variants.get(SOURCE_LANGUAGE, ()):
+                for rel in v.releases:
+                    cited.setdefault(rel, v.pos)
+    for entry in glossary:
+        for unit in entry.units:
+            for v in unit.variants.get(SOURCE_LANGUAGE, ()):
+                for rel in v.releases:
+                    cited.setdefault(rel, v.pos)
+    for rel, pos in sorted(cited.items()):
+        if rel not in known:
+            problems.append(Problem(pos.file, pos.line, 1, f"the release {rel} is cited but rules/releases/{rel}.yaml is missing",
+                                    f"import the release again (rulekb import cr FILE) or remove {rel} from the texts"))
     return problems
 
 

@@ -1,0 +1,171 @@
+"""`make bench`: the whole Comprehensive Rules beside the seed content, timed.
+
+Creates the dataset build/bench/fullcr (a copy of the project's data with the 2026-01-16
+release imported: ~3,100 rules and subrules plus the glossary, three languages) and measures,
+each as the user runs it (a `rulekb` process, wall-clock time, on this machine):
+
+  import           rulekb import cr RELEASE --into build/bench/fullcr      target <= 3 s
+  re-import        the same again (changes nothing)
+  validate         rulekb validate (load + validate the dataset)
+  check            rulekb check                                           target <= 2 s
+  build (cold)     rulekb build, all languages                            target <= 30 s
+  build (again)    the same with nothing changed
+  pipeline/mkdocs  the build's own time over the time of its mkdocs step  target <= 10 %
+  search index     site/<lang>/search/search_index.json                   target <= 1.5 MB
+
+plus, in-process, load and validate apart (the stages every command starts with). A command
+that does not exist (yet) is reported as such. Figures go to the terminal and to
+build/bench/results.json. Exit code 0; with --strict, 1 when a target is missed.
+
+    python benchmarks/bench.py [--release FILE] [--strict] [--skip-build]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_RELEASE = ROOT.parent / "shared" / "data" / "comprehensive-rules" / "MagicCompRules-2026-01-16.txt"
+WORK = ROOT / "build" / "bench"
+
+sys.path.insert(0, str(ROOT / "tools"))
+
+
+def rulekb(*argv: str) -> tuple[float, int, str]:
+    """Run `rulekb` as a user would; (seconds, exit code, output)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "tools")] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+    start = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "rulekb.cli", *argv], cwd=ROOT, env=env, capture_output=True, text=True)
+    return time.perf_counter() - start, proc.returncode, proc.stdout + proc.stderr
+
+
+def commands() -> set[str]:
+    from rulekb.cli import COMMANDS
+    return {c.name for c in COMMANDS}
+
+
+class Timeline:
+    """A text stream that notes when each line of the build's progress was written."""
+
+    def __init__(self) -> None:
+        self.lines: list[tuple[float, str]] = []
+
+    def write(self, text: str) -> int:
+        for line in text.splitlines():
+            if line.strip():
+                self.lines.append((time.perf_counter(), line))
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def at(self, prefix: str) -> float | None:
+        return next((t for t, line in self.lines if line.startswith(prefix)), None)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--release", type=Path, default=Path(os.environ.get("RULEKB_CR_RELEASE", DEFAULT_RELEASE)),
+                   help=f"the release to import (default: {DEFAULT_RELEASE})")
+    p.add_argument("--strict", action="store_true", help="exit 1 when a figure misses its target")
+    p.add_argument("--skip-build", action="store_true", help="do not build the site (import, validate, check only)")
+    args = p.parse_args(argv)
+    if not args.release.is_file():
+        print(f"error: the release {args.release} is not there; give one with --release FILE "
+              "(an official Comprehensive Rules .txt)", file=sys.stderr)
+        return 2
+    dataset = WORK / "fullcr"
+    if WORK.exists():
+        shutil.rmtree(WORK)
+    WORK.mkdir(parents=True)
+    results: list[dict] = []
+
+    def record(name: str, value: float | None, unit: str, target: float | None = None, note: str = "") -> None:
+        ok = None if value is None or target is None else value <= target
+        results.append({"name": name, "value": value, "unit": unit, "target": target, "ok": ok, "note": note})
+        shown = "n/a" if value is None else (f"{value:.2f} {unit}" if unit != "%" else f"{value:.1f} %")
+        goal = "" if target is None else f"  (target <= {target:g} {unit}: {'ok' if ok else 'OVER'})"
+        print(f"  {name:<26}{shown:>12}{goal}{'  ' + note if note else ''}", flush=True)
+
+    print(f"rulekb bench: {args.release.name} imported beside the seed content into {dataset.relative_to(ROOT)}")
+    seconds, code, out = rulekb("import", "cr", str(args.release), "--into", str(dataset))
+    if code != 0:
+        print(out, file=sys.stderr)
+        return 2
+    counts = [line.strip() for line in out.splitlines() if line.strip().startswith(("sections", "texts"))]
+    record("import", seconds, "s", 3.0, "; ".join(counts))
+    seconds, code, out = rulekb("import", "cr", str(args.release), "--into", str(dataset))
+    record("re-import (no change)", seconds, "s", None, "nothing changed" if "nothing changed" in out else "CHANGED FILES")
+    seconds, code, out = rulekb("--root", str(dataset), "validate")
+    record("validate (load+validate)", seconds, "s", None,
+           " ".join(line.split()[0] + " " + line.split()[1] for line in out.splitlines()[1:3]))
+
+    from rulekb.load import load_files
+    from rulekb.validate import DATA_FOLDERS, build_knowledge_base
+    start = time.perf_counter()
+    files = load_files(dataset, DATA_FOLDERS)
+    loaded = time.perf_counter()
+    kb = build_knowledge_base(files, dataset)
+    validated = time.perf_counter()
+    record("  in-process: load", loaded - start, "s", None, f"{len(files)} YAML files")
+    record("  in-process: validate", validated - loaded, "s", None, f"{len(kb.units())} units")
+
+    available = commands()
+    if "check" in available:
+        seconds, code, out = rulekb("--root", str(dataset), "check", "--format", "json", "--output",
+                                    str(WORK / "check.json"))
+        crashed = "Traceback" in out or code not in (0, 1)
+        record("check", None if crashed else seconds, "s", 2.0,
+               f"failed: {out.strip().splitlines()[-1]}" if crashed else f"exit code {code} (1: error findings)")
+    else:
+        record("check", None, "s", 2.0, "no 'rulekb check' command yet")
+
+    if args.skip_build:
+        pass
+    elif "build" not in available:
+        record("build (cold)", None, "s", 30.0, "no 'rulekb build' command yet")
+    else:
+        from rulekb.build import build_site
+        site = WORK / "site"
+        for name, target in (("build (cold)", 30.0), ("build (again)", None)):
+            timeline = Timeline()
+            start = time.perf_counter()
+            try:
+                result = build_site(dataset, site, work=WORK / "work", out=timeline)  # type: ignore[arg-type]
+            except Exception as exc:  # the bench reports, it does not crash
+                record(name, None, "s", target, f"failed: {exc}")
+                break
+            total = time.perf_counter() - start
+            pages = ", ".join(f"{b.lang} {b.pages}" + (" reused" if b.reused else "") for b in result.languages)
+            record(name, total, "s", target, f"pages: {pages}; {result.files} files, {result.size / 1e6:.1f} MB")
+            if name == "build (cold)":
+                mkdocs_start, mkdocs_end = timeline.at("[3/5]"), timeline.at("[4/5]")
+                if mkdocs_start and mkdocs_end:
+                    mkdocs = mkdocs_end - mkdocs_start
+                    own = total - mkdocs
+                    record("  mkdocs step", mkdocs, "s", None, "the languages in parallel")
+                    record("  pipeline's own time", own, "s", None, "load, render, write, assemble")
+                    record("pipeline/mkdocs", 100.0 * own / mkdocs if mkdocs else None, "%", 10.0)
+                for lang in kb.language_codes:
+                    index = site / lang / "search" / "search_index.json"
+                    size = index.stat().st_size / 1e6 if index.is_file() else None
+                    record(f"search index {lang}", size, "MB", 1.5)
+    out_file = WORK / "results.json"
+    out_file.write_text(json.dumps({"release": args.release.name, "results": results}, indent=2) + "\n", "utf-8")
+    print(f"figures written to {out_file.relative_to(ROOT)}")
+    missed = [r["name"] for r in results if r["ok"] is False or (r["target"] is not None and r["value"] is None)]
+    if missed:
+        print(f"over target or not measured: {', '.join(missed)}")
+    return 1 if args.strict and missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,390 @@
+"""Importer step 2: merging rules releases into the knowledge base (importers/cr.py), with rule
+identity across renumbering (importers/identity.py) and the release view (importers/releases.py).
+
+Two kinds of input: the four official releases of ../shared/data (imported once per session
+into a copy of the project's data: every rule line of every file must be found in the
+knowledge base for its release, and the number histories must agree with the archive), and
+the synthetic releases of tests/data/cr/ (a release nobody has seen, renumbered, in cp1252
+and UTF-16)."""
+
+from __future__ import annotations
+
+import argparse
+import codecs
+import hashlib
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import DATA, ROOT
+from rulekb.cli import main
+from rulekb.diagnostics import DataError
+from rulekb.importers.command import show_release
+from rulekb.importers.cr import import_release, import_releases
+from rulekb.importers.releases import english_at, english_versions, numbering
+from rulekb.models import SOURCE_LANGUAGE, english_hash
+from rulekb.validate import load_knowledge_base
+
+RELEASES = ("2009-07-11", "2011-05-01", "2018-01-19", "2026-01-16")
+SEED_RULES = ("retrace", "buyback", "dredge", "explore", "casting-spells")
+
+
+def project_copy(dest: Path) -> Path:
+    """The project's data (rules/, translations/) in a scratch folder."""
+    for folder in ("rules", "translations"):
+        shutil.copytree(ROOT / folder, dest / folder)
+    return dest
+
+
+def digest(root: Path) -> dict[str, str]:
+    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted((root / "rules").rglob("*")) if p.is_file()}
+
+
+def release_file(shared: Path, date: str) -> Path:
+    return shared / "data" / "comprehensive-rules" / f"MagicCompRules-{date}.txt"
+
+
+@pytest.fixture(scope="session")
+def full(tmp_path_factory, shared):
+    """The project's data with the four official releases imported (in one run, oldest first)."""
+    root = project_copy(tmp_path_factory.mktemp("fullcr"))
+    before = load_knowledge_base(root)
+    result = import_releases(root, [release_file(shared, d) for d in reversed(RELEASES)])
+    return root, before, load_knowledge_base(root), result
+
+
+# ---------------------------------------------------------------- the official releases
+
+NUMBERED = re.compile(r"^\s*(?P<number>[1-9][0-9]{2}\.\s?[1-9][0-9]{0,2}[a-z]?|[1-9][0-9]{2})\.? (?P<text>\S.*)$")
+
+
+def official_lines(path: Path) -> tuple[list[tuple[str, str, list[str]]], list[tuple[str, str]]]:
+    """Read a release independently of the importer: the numbered lines of the rules (number,
+    text, the unnumbered lines after it) and the glossary (term, definition)."""
+    data = path.read_bytes()
+    text = data.decode("utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
+    lines = [line.rstrip() for line in text.split("\n")]
+    first_rule = next(i for i, line in enumerate(lines) if re.match(r"^100\.1\.? ", line))
+    start = max(i for i in range(first_rule) if lines[i].startswith("100. "))
+    glossary = next(i for i in range(start, len(lines)) if lines[i] == "Glossary")
+    credits = next(i for i in range(glossary, len(lines)) if lines[i] == "Credits")
+    numbered: list[tuple[str, str, list[str]]] = []
+    for line in lines[start:glossary]:
+        if not line.strip() or re.match(r"^[1-9]\. ", line):
+            continue
+        m = NUMBERED.match(line)
+        if m:
+            numbered.append((m["number"].replace(" ", ""), m["text"], []))
+        else:
+            numbered[-1][2].append(line.strip())
+    terms = []
+    block: list[str] = []
+    for line in lines[glossary + 1:credits] + [""]:
+        if line.strip():
+            block.append(line.strip())
+        elif block:
+            terms.append((block[0], "\n".join(block[1:])))
+            block = []
+    return numbered, terms
+
+
+@pytest.mark.parametrize("date", RELEASES)
+def test_every_rule_line_of_every_release_is_in_the_knowledge_base(full, shared, date):
+    _, _, kb, _ = full
+    numbered, terms = official_lines(release_file(shared, date))
+    names = numbering(kb, date)
+    assert kb.release(date) is not None
+    missing = []
+    for number, text, after in numbered:
+        meaning = names.get(number)
+        if meaning is None:
+            missing.append(f"{number}: no rule has this number in {date}")
+            continue
+        rule = meaning.rule
+        if meaning.subrule is not None:
+            units = [meaning.subrule.unit]
+        else:
+            units = [u for u in (rule.title, rule.text) if u is not None]
+        stored = [v.text for u in units if (v := english_at(u, date, rule.release)) is not None]
+        wanted = "\n".join([text] + after)
+        if not any(s == wanted or s == text for s in stored):
+            missing.append(f"{number}: {text[:60]!r} not among {[s[:60] for s in stored]}")
+    assert not missing, f"{len(missing)} lines of {date} not found, e.g. {missing[:5]}"
+    # the knowledge base knows exactly these numbers for the release: nothing more
+    assert len(names) == len(numbered)
+    glossary = {}
+    for entry in kb.glossary:
+        term = english_at(entry.term, date)
+        definition = english_at(entry.definition, date)
+        if term is not None:
+            glossary[term.text] = definition.text if definition else None
+    assert glossary == dict(terms)
+
+
+# From ../shared/data/README.md, "Rule-number history, read off the archive", for our releases.
+ARCHIVE = {
+    "buyback": {"2009-07-11": "702.24", "2011-05-01": "702.24", "2026-01-16": "702.27"},
+    "dredge": {"2009-07-11": "702.49", "2011-05-01": "702.49", "2026-01-16": "702.52"},
+    "retrace": {"2009-07-11": "702.78", "2011-05-01": "702.78", "2026-01-16": "702.81"},
+    "explore": {"2018-01-19": "701.38", "2026-01-16": "701.44"},
+}
+# 2018-01-19 lies in the archive's spans 702.26 (2013-07 .. 2021-04), 702.51, 702.80
+ARCHIVE["buyback"]["2018-01-19"] = "702.26"
+ARCHIVE["dredge"]["2018-01-19"] = "702.51"
+ARCHIVE["retrace"]["2018-01-19"] = "702.80"
+REUSED_2026 = {"702.24": "Cumulative Upkeep", "702.49": "Ninjutsu", "702.78": "Conspire", "701.38": "Vote"}
+
+
+@pytest.mark.parametrize("rule_id", sorted(ARCHIVE))
+def test_number_histories_computed_by_the_import_agree_with_the_archive(full, rule_id):
+    _, _, kb, _ = full
+    rule = kb.rule(rule_id)
+    imported = {rel: entry.number for entry in rule.history for rel in entry.releases}
+    assert imported == ARCHIVE[rule_id]
+    assert (rule.number, rule.release) == (ARCHIVE[rule_id]["2026-01-16"], "2026-01-16")
+
+
+def test_old_numbers_name_other_rules_today(full):
+    _, _, kb, _ = full
+    names = numbering(kb, "2026-01-16")
+    for number, title in REUSED_2026.items():
+        assert names[number].rule.title.text(SOURCE_LANGUAGE).text == title
+
+
+@pytest.mark.parametrize("rule_id", SEED_RULES)
+def test_seed_rules_are_matched_not_duplicated_and_keep_their_translations(full, rule_id):
+    _, before, kb, _ = full
+    old, new = before.rule(rule_id), kb.rule(rule_id)
+    assert new.file == old.file
+    title = old.title.text(SOURCE_LANGUAGE).text if old.title else None
+    if title and "." in old.number:
+        same_title = [r.id for r in kb.rules if r.title and "." in r.number
+                      and any(v.text == title for v in r.title.variants.get(SOURCE_LANGUAGE, ()))]
+        assert same_title == [rule_id]
+    old_units = {u.id: u for u in old.units}
+    new_units = {u.id: u for u in new.units}
+    for uid, unit in old_units.items():
+        for lang, variants in unit.variants.items():
+            kept = [(v.text, v.source, v.translated_from) for v in new_units[uid].variants[lang]]
+            for v in variants:  # never a text dropped, English included
+                assert (v.text, v.source, v.translated_from) in kept, (uid, lang)
+
+
+def test_a_changed_english_makes_its_translations_stale(full):
+    _, before, kb, _ = full
+    german = kb.rule("retrace").subrule("a").unit
+    assert german.label == "702.81a"
+    de = german.text("de")
+    assert de.translated_from == english_hash(before.rule("retrace").subrule("a").unit.text(SOURCE_LANGUAGE).text)
+    english = german.text(SOURCE_LANGUAGE)
+    assert english.source == "cr-2026-01-16" and english.releases == ("2026-01-16",)
+    assert de.translated_from != english_hash(english.text)
+    versions = [rels for rels, _ in english_versions(german)]
+    assert versions == [("2009-07-11",), ("2011-05-01",), ("2018-01-19",), ("2026-01-16",)]
+
+
+def test_casting_spells_subrules_follow_their_text_across_lettering(full):
+    _, _, kb, _ = full
+    rule = kb.rule("casting-spells")
+    total_cost = rule.subrule_in("2011-05-01", "e")
+    assert total_cost.unit.id == "casting-spells.e"
+    assert total_cost.letters["2026-01-16"] == "f" and total_cost.number == "601.2f"
+    assert english_at(total_cost.unit, "2026-01-16").text.startswith("The player determines the total cost")
+
+
+def test_reimporting_a_release_changes_no_byte(full, shared, tmp_path):
+    root = tmp_path / "again"
+    shutil.copytree(full[0], root)
+    before = digest(root)
+    result = import_release(root, release_file(shared, "2011-05-01"))
+    assert (result.added, result.changed, result.deleted) == ((), (), ())
+    assert digest(root) == before
+    assert "nothing changed" in "\n".join(result.lines())
+
+
+def show(kb, ref: str, release: str, lang: str | None = None) -> int:
+    return show_release(argparse.Namespace(ref=ref, release=release, lang=lang, all_languages=False), kb)
+
+
+def test_show_release_says_what_a_number_means_there(full, capsys):
+    root, _, kb, _ = full
+    assert main(["--root", str(root), "show", "702.78", "--release", "2026-01-16"]) == 0
+    out = capsys.readouterr().out
+    assert "In the rules release of 2026-01-16, 702.78 is Conspire (id conspire)." in out
+    assert "702.78 was Retrace (id retrace) in the releases 2009-07-11, 2011-05-01; Retrace is 702.81 in the release of 2026-01-16." in out
+    assert "702.78a  [conspire.a]" in out
+    assert show(kb, "702.78a", "2011-05-01", "de") == 0
+    out = capsys.readouterr().out
+    assert "702.78a is Retrace (id retrace), subrule 702.78a." in out
+    assert "Zurückverfolgen erscheint" in out and "made from this release's English" in out
+    assert show(kb, "702.990", "2026-01-16") == 1
+    assert "there is no rule 702.990" in capsys.readouterr().out
+
+
+def test_show_release_with_the_curated_knowledge_base_says_what_it_does_not_know(capsys):
+    assert main(["--root", str(ROOT), "show", "702.78", "--release", "2026-01-16"]) == 1
+    out = capsys.readouterr().out
+    assert "cannot say which rule 702.78 is in the rules release of 2026-01-16: that release is not imported" in out
+    assert "702.78 was Retrace (id retrace) from 2009-07-11 until 2011-05-01 (source cr-archive); " \
+           "Retrace is 702.81 in the release of 2026-01-16 (source cr-archive)." in out
+    assert "rulekb import cr" in out
+    assert main(["--root", str(ROOT), "show", "702.78", "--release", "2031-01-01"]) == 1
+    assert "knows no rules release after 2026-01-16" in capsys.readouterr().out
+    assert main(["--root", str(ROOT), "show", "702.78", "--release", "2026-13-01"]) == 2
+    assert "is not a date" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- a release nobody has seen
+
+SYNTHETIC = (DATA / "cr" / "release-2030-01-01.txt", DATA / "cr" / "release-2031-06-01.txt")
+
+
+def write(path: Path, text: str, encoding: str, newline: str) -> Path:
+    data = text.replace("\n", newline)
+    raw = codecs.BOM_UTF8 + data.encode("utf-8") if encoding == "utf-8-sig" else data.encode(encoding)
+    path.write_bytes(raw)
+    return path
+
+
+@pytest.fixture
+def synthetic(tmp_path):
+    """The project's data with the synthetic release of 2030 imported."""
+    root = project_copy(tmp_path / "kb")
+    import_release(root, SYNTHETIC[0])
+    return root
+
+
+@pytest.mark.parametrize("encoding, newline", [("cp1252", "\r\n"), ("utf-16-le", "\r"), ("utf-16-be", "\n"),
+                                               ("utf-8-sig", "\r")])
+def test_an_unseen_release_is_imported(synthetic, tmp_path, encoding, newline):
+    before = load_knowledge_base(synthetic)
+    file = write(tmp_path / "next.txt", SYNTHETIC[1].read_text("utf-8"), encoding, newline)
+    result = import_release(synthetic, file)
+    report = result.reports[0]
+    assert report.release == "2031-06-01"
+    kb = load_knowledge_base(synthetic)
+    names = {n: (m.rule.id, m.subrule.unit.id if m.subrule else None) for n, m in numbering(kb, "2031-06-01").items()}
+    old = {n: (m.rule.id, m.subrule.unit.id if m.subrule else None) for n, m in numbering(kb, "2030-01-01").items()}
+    # renumbered: the same rules under new numbers
+    assert names["702.3"] == old["702.2"] and names["702.4"] == old["702.3"] == ("retrace", None)
+    assert names["100.3"] == old["100.2"]
+    # inserted: new rules and a new subrule
+    assert names["702.2"][0] not in {rid for rid, _ in old.values()}
+    assert names["100.2"][0] not in {rid for rid, _ in old.values()}
+    assert names["702.3c"] == old["702.2b"] and names["702.3b"][1] not in {uid for _, uid in old.values()}
+    # the number history of the renumbered rule
+    deathtouch = kb.rule(names["702.3"][0])
+    assert {rel: e.number for e in deathtouch.history for rel in e.releases} == {"2030-01-01": "702.2", "2031-06-01": "702.3"}
+    assert (deathtouch.number, deathtouch.release) == ("702.3", "2031-06-01")
+    # an unchanged text gains the release, a changed one a new version that becomes canonical
+    to_play = kb.rule(names["100.3"][0]).text
+    assert [v.releases for v in to_play.variants[SOURCE_LANGUAGE]] == [("2030-01-01", "2031-06-01")]
+    retrace_a = kb.rule("retrace").subrule("a").unit
+    english = retrace_a.variants[SOURCE_LANGUAGE]
+    assert english[0].source == "cr-2031-06-01" and english[0].canonical and english[0].releases == ("2031-06-01",)
+    assert any(v.releases == ("2030-01-01",) for v in english[1:])
+    assert retrace_a.label == "702.4a"
+    # the German text stays, and is stale now
+    german = retrace_a.text("de")
+    assert german.text == before.rule("retrace").subrule("a").unit.text("de").text
+    assert german.translated_from != english_hash(english[0].text)
+    # the glossary: a new term, a changed definition
+    terms = {g.term.text(SOURCE_LANGUAGE).text: g for g in kb.glossary}
+    assert english_at(terms["Flying"].term, "2030-01-01") is None
+    assert [v.releases for v in terms["Deathtouch"].definition.variants[SOURCE_LANGUAGE]] == [("2031-06-01",), ("2030-01-01",)]
+    # the source is registered, the file's comments kept
+    sources = (synthetic / "rules" / "sources.yaml").read_text("utf-8")
+    assert sources.startswith("# Every source") and "  cr-2031-06-01:\n    title: Magic Comprehensive Rules, effective 2031-06-01" in sources
+    assert kb.sources["cr-2031-06-01"].kind == "comprehensive-rules"
+
+
+def test_the_same_release_in_any_encoding_gives_the_same_data(tmp_path):
+    text = SYNTHETIC[1].read_text("utf-8")
+    trees = []
+    for encoding, newline in (("utf-8", "\n"), ("cp1252", "\r\n"), ("utf-16-le", "\r")):
+        root = project_copy(tmp_path / encoding)
+        import_release(root, SYNTHETIC[0])
+        import_release(root, write(tmp_path / f"{encoding}.txt", text, encoding, newline))
+        # all alike but the file name recorded with the release
+        trees.append({k: v for k, v in digest(root).items() if not k.startswith("rules/releases/") and k != "rules/sources.yaml"})
+    assert trees[0] == trees[1] == trees[2]
+
+
+def test_reimport_of_an_unseen_release_changes_no_byte(synthetic):
+    import_release(synthetic, SYNTHETIC[1])
+    before = digest(synthetic)
+    result = import_releases(synthetic, list(SYNTHETIC))
+    assert (result.added, result.changed, result.deleted) == ((), (), ())
+    assert digest(synthetic) == before
+
+
+def test_an_older_release_imported_later_keeps_the_newest_canonical(tmp_path):
+    root = project_copy(tmp_path / "kb")
+    import_release(root, SYNTHETIC[1])
+    import_release(root, SYNTHETIC[0])
+    kb = load_knowledge_base(root)
+    retrace = kb.rule("retrace")
+    assert (retrace.number, retrace.release) == ("702.4", "2031-06-01")
+    assert retrace.subrule("a").unit.text(SOURCE_LANGUAGE).releases == ("2031-06-01",)
+    assert {rel: e.number for e in retrace.history for rel in e.releases} == {"2030-01-01": "702.3", "2031-06-01": "702.4"}
+
+
+def test_import_into_a_dataset_leaves_the_project_alone(tmp_path, capsys):
+    project = project_copy(tmp_path / "project")
+    (project / "mkdocs.yml").write_text("site_name: test\n", "utf-8")
+    (project / "content").mkdir()
+    (project / "content" / "index.md").write_text("# Home\n", "utf-8")
+    before = digest(project)
+    dataset = tmp_path / "project" / "build" / "fullcr"
+    assert main(["--root", str(project), "import", "cr", str(SYNTHETIC[0]), "--into", str(dataset)]) == 0
+    out = capsys.readouterr().out
+    assert "created the dataset" in out and f"rulekb --root {dataset} build" in out
+    assert digest(project) == before
+    assert (dataset / "mkdocs.yml").is_file() and (dataset / "content" / "index.md").is_file()
+    assert not (dataset / "build").exists()
+    assert main(["--root", str(project), "import", "cr", str(SYNTHETIC[1]), "--into", str(dataset)]) == 0
+    assert "created the dataset" not in capsys.readouterr().out
+    kb = load_knowledge_base(dataset)
+    assert [r.date for r in kb.releases] == ["2030-01-01", "2031-06-01"]
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["--effective", "2030-02-01"], "the file says it is effective as of 2031-06-01, --effective says 2030-02-01"),
+    (["--effective", "2030-02-30"], "--effective '2030-02-30' is not a date"),
+])
+def test_wrong_effective_dates_are_refused(synthetic, capsys, argv, fragment):
+    before = digest(synthetic)
+    assert main(["--root", str(synthetic), "import", "cr", str(SYNTHETIC[1]), *argv]) == 2
+    err = capsys.readouterr().err
+    assert fragment in err and "nothing was written" in err and "Traceback" not in err
+    assert digest(synthetic) == before
+
+
+def test_a_release_that_does_not_say_its_date_needs_effective(synthetic, tmp_path, capsys):
+    text = SYNTHETIC[1].read_text("utf-8").replace("These rules are effective as of June 1, 2031.", "")
+    file = write(tmp_path / "undated.txt", text, "utf-8", "\n")
+    assert main(["--root", str(synthetic), "import", "cr", str(file)]) == 2
+    err = capsys.readouterr().err
+    assert "does not say when it is effective" in err and "--effective YYYY-MM-DD" in err
+    assert main(["--root", str(synthetic), "import", "cr", str(file), "--effective", "2031-06-01"]) == 0
+    assert load_knowledge_base(synthetic).release("2031-06-01").file == "undated.txt"
+
+
+def test_a_missing_file_is_a_clear_error(synthetic, capsys):
+    assert main(["--root", str(synthetic), "import", "cr", str(synthetic / "nope.txt")]) == 2
+    assert "cannot read the release file" in capsys.readouterr().err
+
+
+def test_show_release_of_an_unseen_release(synthetic, capsys):
+    import_release(synthetic, SYNTHETIC[1])
+    kb = load_knowledge_base(synthetic)
+    assert show(kb, "702.2b", "2030-01-01") == 0
+    out = capsys.readouterr().out
+    assert "In the rules release of 2030-01-01, 702.2b is Deathtouch (id deathtouch), subrule 702.2b." in out
+    assert "702.2 was Flying (id flying) in the release 2031-06-01; Flying is not in the release of 2030-01-01." in out
+    assert "702.2b  [deathtouch.b]" in out and "is destroyed as a state-based action." in out
+    assert show(kb, "702.3b", "2031-06-01") == 0
+    assert "702.3b  [deathtouch.b-2]" in capsys.readouterr().out

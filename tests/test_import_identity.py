@@ -1,0 +1,144 @@
+"""Rule identity across releases (importers/identity.py): tables of what must and must not match."""
+
+from __future__ import annotations
+
+import pytest
+
+from rulekb.importers.identity import Incoming, Known, match_glossary, match_rules, match_subrules, similarity, words
+
+RETRACE_A = ("Retrace appears on some instants and sorceries. It represents a static ability that functions while "
+             "the card with retrace is in a player's graveyard.")
+SIDEBOARD = "Each player may also have a sideboard, which is a group of additional cards the player may use."
+DECK_SIZE = "There is no maximum deck size."
+COINS = "Some cards require coins or traditional dice."
+
+
+def known(*rows):
+    return [Known(rid, number, title, text, subs, i) for i, (rid, number, title, text, subs) in enumerate(rows)]
+
+
+def incoming(*rows):
+    return [Incoming(number, title, text, subs, i) for i, (number, title, text, subs) in enumerate(rows)]
+
+
+def test_keyword_rules_follow_their_title_across_renumbering():
+    old = known(("conspire", "702.75", "Conspire", "", ("Conspire is a keyword.",)),
+                ("retrace", "702.78", "Retrace", "", (RETRACE_A,)))
+    new = incoming(("702.78", "Conspire", "", ("Conspire is a keyword that represents two abilities.",)),
+                   ("702.81", "Retrace", "", ("Retrace is a static ability.",)))
+    assert match_rules(old, new) == ["conspire", "retrace"]
+
+
+def test_a_title_match_prefers_the_nearest_number():
+    old = known(("vote-a", "701.30", "Vote", "", ()), ("vote-b", "905.3", "Vote", "", ()))
+    assert match_rules(old, incoming(("701.38", "Vote", "", ()))) == ["vote-a"]
+
+
+def test_sections_match_sections_only():
+    old = known(("casting-spells", "601.2", "Casting Spells", "To cast a spell is to take it.", ()),
+                ("section-casting", "601", "Casting Spells", "", ()))
+    assert match_rules(old, incoming(("601", "Casting Spells", "", ()))) == ["section-casting"]
+
+
+def test_inserted_and_renumbered_rules_by_text():
+    old = known(("sideboard", "100.3", None, SIDEBOARD, ()), ("deck-size", "100.4", None, DECK_SIZE, ()))
+    new = incoming(("100.3", None, COINS, ()), ("100.4", None, SIDEBOARD + " Rules may vary.", ()),
+                   ("100.5", None, DECK_SIZE, ()))
+    assert match_rules(old, new) == [None, "sideboard", "deck-size"]
+
+
+def test_typography_alone_is_the_same_text():
+    old = known(("r", "702.78a", None, "in a player's graveyard. \"Retrace\" means 601.2e-g", ()))
+    assert match_rules(old, incoming(("702.81", None, "in a player’s graveyard. “Retrace” means 601.2e–g", ()))) == ["r"]
+
+
+def test_the_same_text_in_two_places_goes_to_the_nearest():
+    text = "The owner of a conspiracy card is the player who put it into the command zone."
+    old = known(("conspiracy", "313.6", None, text, ()), ("draft", "905.5", None, text, ()))
+    assert match_rules(old, incoming(("315.6", None, text, ()))) == ["conspiracy"]
+    assert match_rules(old, incoming(("905.6", None, text, ()))) == ["draft"]
+
+
+MILL_OLD = "A player with fewer cards in his or her library than N can't put them into his or her graveyard."
+MILL_NEW = "A player with fewer cards in their library than N can't mill them."
+
+
+@pytest.mark.parametrize("old_text, new_number, new_text, same", [
+    (SIDEBOARD, "100.7", SIDEBOARD.replace("may use", "may use to modify their deck between games"), True),
+    (MILL_OLD, "100.3", MILL_NEW, True),     # a big rewording keeps its number: the same rule
+    (MILL_OLD, "100.7", MILL_NEW, False),    # ... under another number it is too far to tell
+    (SIDEBOARD, "100.3", COINS, False),
+    (DECK_SIZE, "100.3", "There is no minimum number of players.", False),
+])
+def test_changed_texts_in_a_section(old_text, new_number, new_text, same):
+    old = known(("x", "100.3", None, old_text, ()))
+    assert match_rules(old, incoming((new_number, None, new_text, ()))) == (["x"] if same else [None])
+
+
+def test_rules_never_match_across_sections_by_similarity():
+    old = known(("x", "100.3", None, SIDEBOARD, ()))
+    assert match_rules(old, incoming(("103.3", None, SIDEBOARD + " And more.", ()))) == [None]
+
+
+def test_subrules_follow_their_text_when_letters_shift():
+    cost = "The player determines the total cost of the spell. Usually this is just the mana cost."
+    mana = "If the total cost includes a mana payment, the player then has a chance to activate mana abilities."
+    pay = "The player pays the total cost in any order. Partial payments are not allowed."
+    legal = "The game checks to see if the proposed spell can legally be cast."
+    old = [("b", "b", "If the spell is modal, the player announces the mode choice."),
+           ("e", "e", cost), ("f", "f", mana), ("g", "g", pay)]
+    new = [("b", "If the spell is modal, the player announces the mode choice (see rule 700.2)."),
+           ("e", legal), ("f", cost), ("g", mana + " Mana abilities must be activated before costs are paid."),
+           ("h", pay)]
+    assert match_subrules(old, new) == ["b", None, "e", "f", "g"]
+
+
+def test_a_reworded_subrule_in_its_place_between_matched_ones_is_the_same_subrule():
+    cost = "The player determines the total cost of the spell. Usually this is just the mana cost."
+    mana = "If the total cost includes a mana payment, the player then has a chance to activate mana abilities."
+    pay_old = "The player pays the total cost in any order. Partial payments are not allowed."
+    pay_new = ("The player pays the total cost. First, they pay all costs that don't involve random elements, "
+               "in any order. Then they pay all other costs in any order.")
+    cast = "Once the steps described in 601.2a-h are completed, the spell becomes cast."
+    old = [("e", "e", cost), ("f", "f", mana), ("g", "g", pay_old)]
+    new = [("f", cost), ("g", mana), ("h", pay_new), ("i", cast)]
+    assert match_subrules(old, new) == ["e", "f", "g", None]
+    # out of place, or sharing too little, it is a new subrule
+    assert match_subrules(old, [("f", cost), ("g", pay_new), ("h", mana)])[1] is None
+    assert match_subrules(old, [("f", cost), ("g", mana), ("h", cast)]) == ["e", "f", None]
+
+
+def test_identical_subrules_prefer_their_own_letter():
+    text = "If a creature has multiple instances of this ability, each triggers separately."
+    assert match_subrules([("a", "a", text), ("b", "b", text)], [("a", text), ("b", text)]) == ["a", "b"]
+
+
+def test_glossary_terms_match_by_term():
+    assert match_glossary([("retrace", "Retrace"), ("vote", "Vote")], ["vote", "Flying", "Retrace"]) == ["vote", None, "retrace"]
+
+
+def test_similarity_is_the_share_of_common_words():
+    assert similarity(words("a b c d"), words("a b c d")) == 1.0
+    assert similarity(words("a b"), words("c d")) == 0.0
+    assert similarity(words("“Dredge N” means"), words('"dredge n" MEANS')) == 1.0
+    assert similarity(words("a b c d"), words("a b x y")) == pytest.approx(0.5)
+
+
+def test_a_renumbered_section_follows_its_texts_not_its_numbers():
+    """2010: 613 Replacement Effects became 614, 614 Prevention Effects 615."""
+    replace = "There are no special restrictions on casting a spell that generates a replacement effect."
+    prevent = "There are no special restrictions on casting a spell that generates a prevention effect."
+    old = known(("replace-3", "613.3", None, replace, ()), ("prevent-3", "614.3", None, prevent, ()))
+    new = incoming(("614.3", None, replace, ()), ("615.3", None, prevent, ()))
+    assert match_rules(old, new) == ["replace-3", "prevent-3"]
+
+
+def test_a_curated_rule_with_some_subrules_matches_by_its_own_text():
+    """The seed's 601.2 holds four of its subrules; the release has them all."""
+    text = "To cast a spell is to take it from where it is, put it on the stack, and pay its costs."
+    subs = tuple(f"Step {n} of casting a spell with its own long description of what happens." for n in range(12))
+    old = [Known("casting-spells", "601.2", "Casting Spells", text, subs[:2], 0, curated=True)]
+    new = incoming(("601.2", None, text.replace("where it is", "the zone it is in"), subs))
+    assert match_rules(old, new) == ["casting-spells"]
+    imported = [Known("casting-spells", "601.2", None, text, subs[:2], 0, curated=False)]
+    assert match_rules(imported, incoming(("601.7", None, text.replace("where it is", "the zone it is in"), subs))) == [None]

@@ -1,0 +1,99 @@
+"""The importers' YAML reading and writing (importers/store.py): the fast emitter writes the very
+bytes PyYAML writes with the data files' settings, and what it writes loads back as it was."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import ROOT
+from rulekb.importers.store import FlowDict, FlowList, Tree, dump, dump_pyyaml, plain
+from rulekb.load import parse_file, parse_text
+
+# texts with what makes YAML quoting hard: indicators, ": ", " #", quotes, leading/trailing
+# spaces, line breaks, non-printable characters, YAML 1.1 booleans and numbers, unicode
+TRICKY = st.one_of(
+    st.sampled_from(["yes", "No", "on", "~", "null", "702.80", "0x1F", "1:30", "2009-07-11", "2009-05", "-", "- a",
+                     "? x", ": y", "a: b", "a #b", "#c", "'q'", '"d"', "„Retrace“", "it's", "---", "...", "|", ">",
+                     "@x", "`y", "%z", "!t", "&a", "*b", "a:", " lead", "trail ", "two\nlines", "ends\n", "\n",
+                     "tab\there", "bell\x07", "\ufeffbom", "\x85nel", "line\u2028sep", "é", "", " ", "a  b"]),
+    st.text(alphabet=st.sampled_from(list("ab :#-'\"\n\t,[]{}&*!|>%@`?.0123“”„’é\x85\u2028")), max_size=12),
+)
+KEYS = st.sampled_from(["text", "source", "a", "b-2", "2009-07-11", "n1", "yes", "702.78"])
+LEAF = st.one_of(TRICKY, st.booleans())
+
+
+def data_strategy():
+    return st.recursive(
+        LEAF,
+        lambda children: st.one_of(
+            st.lists(children, max_size=3),
+            st.dictionaries(KEYS, children, max_size=3),
+            st.lists(TRICKY, max_size=3).map(FlowList),
+            st.dictionaries(KEYS, st.sampled_from(["a", "b", "c"]), max_size=2).map(FlowDict),
+        ),
+        max_leaves=8,
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(KEYS, data_strategy(), min_size=1, max_size=4))
+def test_the_fast_emitter_writes_what_pyyaml_writes(data):
+    assert dump(data) == dump_pyyaml(data)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(KEYS, data_strategy(), min_size=1, max_size=4))
+def test_what_is_written_loads_back_the_same(data):
+    node, problems = parse_text("x.yaml", dump(data))
+    assert problems == []
+    assert plain(node) == _loaded(data)
+
+
+def _loaded(data):
+    """Plain data as the strict loader reads it back: every scalar text, booleans booleans."""
+    if isinstance(data, dict):
+        return {k: _loaded(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_loaded(v) for v in data]
+    return data
+
+
+def test_every_file_of_the_project_is_written_back_byte_for_byte():
+    files = sorted(p for folder in ("rules", "translations") for p in (ROOT / folder).rglob("*.yaml"))
+    assert files
+    for path in files:
+        parsed, problems = parse_file(path, ROOT)
+        assert not problems
+        text = path.read_text("utf-8")
+        if text.lstrip().startswith("#") or "\n#" in text:
+            continue  # comments are not data: files with comments are never rewritten, only appended to
+        assert dump(plain(parsed.root)) == text, path
+
+
+def test_a_tree_writes_only_what_changed(tmp_path):
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "a.yaml").write_text("id: a\nflag: true\n# a comment\n", "utf-8")
+    (tmp_path / "rules" / "b.yaml").write_text("id: b\n", "utf-8")
+    tree = Tree.read(tmp_path, ("rules",))
+    assert tree.changes() == ([], [], [])
+    tree.files["rules/b.yaml"]["text"] = "x: y"
+    tree.put("rules/c.yaml", {"id": "c", "releases": FlowList(["2026-01-16"])})
+    added, changed, deleted = tree.save()
+    assert (added, changed, deleted) == (["rules/c.yaml"], ["rules/b.yaml"], [])
+    assert (tmp_path / "rules" / "a.yaml").read_text("utf-8") == "id: a\nflag: true\n# a comment\n"
+    assert (tmp_path / "rules" / "b.yaml").read_text("utf-8") == "id: b\ntext: 'x: y'\n"
+    assert (tmp_path / "rules" / "c.yaml").read_text("utf-8") == "id: c\nreleases: ['2026-01-16']\n"
+    assert not list((tmp_path / "rules").glob("*.tmp"))
+
+
+@pytest.mark.parametrize("value, written", [
+    ("Retrace", "Retrace"), ("702.78", "'702.78'"), ("2009-07-11", "'2009-07-11'"), ("2009-05", "2009-05"),
+    ("yes", "'yes'"), ("a: b", "'a: b'"), ("it's", "it's"), ("two\nlines", "|-\n  two\n  lines"),
+    ("„Retrace“ means", "„Retrace“ means"),
+])
+def test_scalars_are_quoted_only_when_needed(value, written):
+    assert dump({"k": value}) == f"k: {written}\n"

@@ -1,0 +1,201 @@
+"""What the import writes, as the validator reads it (the additive part of validate.py): rules
+sections in one file, release lists, subrule letters per release, glossary files, release files;
+and every refusal of a broken one, with file and line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rulekb.diagnostics import DataError
+from rulekb.validate import load_knowledge_base
+
+SOURCES = """  cr-2030-01-01:
+    title: release 2030
+    kind: comprehensive-rules
+    date: '2030-01-01'
+  cr-2031-06-01:
+    title: release 2031
+    kind: comprehensive-rules
+    date: '2031-06-01'
+"""
+
+SECTION = """rules:
+- id: section-keywords
+  number: '702'
+  release: '2031-06-01'
+  history:
+  - number: '702'
+    since: '2030-01-01'
+    source: cr-2030-01-01
+    releases: ['2030-01-01', '2031-06-01']
+  title:
+    en:
+    - text: Keyword Abilities
+      source: cr-2030-01-01
+      status: official
+      releases: ['2030-01-01', '2031-06-01']
+- id: deathtouch
+  number: '702.3'
+  release: '2031-06-01'
+  history:
+  - number: '702.2'
+    since: '2030-01-01'
+    until: '2030-01-01'
+    source: cr-2030-01-01
+    releases: ['2030-01-01']
+  - number: '702.3'
+    since: '2031-06-01'
+    source: cr-2031-06-01
+    releases: ['2031-06-01']
+  title:
+    en:
+    - text: Deathtouch
+      source: cr-2030-01-01
+      status: official
+      releases: ['2030-01-01', '2031-06-01']
+  subrules:
+    a:
+      en:
+      - text: Deathtouch is a static ability.
+        source: cr-2030-01-01
+        status: official
+        releases: ['2030-01-01', '2031-06-01']
+      de:
+      - text: Todesberührung ist eine statische Fähigkeit.
+        source: test-rules
+        status: community
+    b-2:
+      en:
+      - text: Damage dealt by a source with deathtouch destroys.
+        source: cr-2031-06-01
+        status: official
+        releases: ['2031-06-01']
+    b:
+      en:
+      - text: A creature dealt damage by a source with deathtouch is destroyed.
+        source: cr-2030-01-01
+        status: official
+        releases: ['2030-01-01', '2031-06-01']
+    c:
+      en:
+      - text: An old subrule the newer release dropped.
+        source: cr-2030-01-01
+        status: official
+        releases: ['2030-01-01']
+  letters:
+    b-2: {'2031-06-01': b}
+    b: {'2031-06-01': c}
+"""
+
+GLOSSARY = """terms:
+- id: deathtouch
+  term:
+    en:
+    - text: Deathtouch
+      source: cr-2030-01-01
+      status: official
+      releases: ['2030-01-01', '2031-06-01']
+  definition:
+    en:
+    - text: A keyword ability.
+      source: cr-2030-01-01
+      status: official
+      releases: ['2030-01-01', '2031-06-01']
+"""
+
+
+def release_file(date: str) -> str:
+    return (f"release: '{date}'\nsource: cr-{date}\nfile: r-{date}.txt\nsha256: {'0' * 64}\n"
+            "encoding: utf-8\nline_endings: LF\nchapters:\n  '7': Additional Rules\n")
+
+
+@pytest.fixture
+def tree(valid_tree: Path) -> Path:
+    with (valid_tree / "rules" / "sources.yaml").open("a", encoding="utf-8") as f:
+        f.write(SOURCES)
+    (valid_tree / "rules" / "comprehensive" / "section-keywords.yaml").write_text(SECTION, "utf-8")
+    (valid_tree / "rules" / "glossary").mkdir()
+    (valid_tree / "rules" / "glossary" / "d.yaml").write_text(GLOSSARY, "utf-8")
+    (valid_tree / "rules" / "releases").mkdir()
+    for date in ("2030-01-01", "2031-06-01"):
+        (valid_tree / "rules" / "releases" / f"{date}.yaml").write_text(release_file(date), "utf-8")
+    return valid_tree
+
+
+def test_an_imported_section_loads(tree):
+    kb = load_knowledge_base(tree)
+    rule = kb.rule("deathtouch")
+    assert (rule.file, rule.line) == ("rules/comprehensive/section-keywords.yaml", 16)
+    assert [(s.letter, s.number, s.unit.id, s.unit.label) for s in rule.subrules] == [
+        ("a", "702.3a", "deathtouch.a", "702.3a"), ("b", "702.3b", "deathtouch.b-2", "702.3b"),
+        ("c", "702.3c", "deathtouch.b", "702.3c")]
+    assert [(s.number, s.release, dict(s.letters)) for s in rule.former_subrules] == [
+        ("702.2c", "2030-01-01", {"2030-01-01": "c"})]
+    assert rule.subrule_in("2030-01-01", "b").unit.id == "deathtouch.b"
+    assert rule.number_in("2030-01-01")[0] == "702.2" and rule.releases == ("2030-01-01", "2031-06-01")
+    assert "deathtouch.c" in {u.id for u in rule.units}  # a former subrule keeps its texts
+    assert [r.date for r in kb.releases] == ["2030-01-01", "2031-06-01"]
+    assert kb.release("2031-06-01").chapters == (("7", "Additional Rules"),)
+    assert [g.id for g in kb.glossary] == ["deathtouch"]
+    assert [u.id for u in kb.glossary_units()] == ["glossary.deathtouch.term", "glossary.deathtouch.definition"]
+
+
+def break_it(tree: Path, rel: str, old: str, new: str) -> int:
+    path = tree / rel
+    text = path.read_text("utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1), "utf-8")
+    return text[: text.index(old)].count("\n") + 1
+
+
+SECTION_FILE = "rules/comprehensive/section-keywords.yaml"
+
+
+@pytest.mark.parametrize("rel, old, new, fragment", [
+    (SECTION_FILE, "releases: ['2030-01-01', '2031-06-01']\n      de:", "releases: ['2031-06-01', '2030-01-01']\n      de:",
+     "must list each release once, oldest first"),
+    (SECTION_FILE, "status: community\n", "status: community\n        releases: ['2030-01-01']\n",
+     "only an English text lists 'releases'"),
+    (SECTION_FILE, "    b: {'2031-06-01': c}", "    x: {'2031-06-01': c}", "letters: 'x' is not a subrule of this rule"),
+    (SECTION_FILE, "    b-2: {'2031-06-01': b}\n", "", "subrule 'b-2' has no letter for the release(s) 2031-06-01"),
+    (SECTION_FILE, "    b: {'2031-06-01': c}", "    b: {'2031-06-01': a}",
+     "subrules 'a' and 'b' both have the letter 'a' in 2031-06-01"),
+    (SECTION_FILE, "    b: {'2031-06-01': c}", "    b: {'2031-06-01': l}", "letter of 'b' in 2031-06-01 is 'l'"),
+    (SECTION_FILE, "  - number: '702.3'\n", "  - number: '702'\n", "702 is both section-keywords"),
+    ("rules/releases/2031-06-01.yaml", "release: '2031-06-01'", "release: '2031-06-02'",
+     "the release 2031-06-02 is in rules/releases/2031-06-01.yaml"),
+    ("rules/glossary/d.yaml", "- id: deathtouch", "- id: deathtouch\n  see: x", "unknown field 'see' in a glossary term"),
+])
+def test_broken_import_data_is_refused_with_file_and_line(tree, rel, old, new, fragment):
+    break_it(tree, rel, old, new)
+    with pytest.raises(DataError) as err:
+        load_knowledge_base(tree)
+    found = [p for p in err.value.problems if fragment in p.message]
+    assert found, [str(p) for p in err.value.problems]
+    assert found[0].file == rel and found[0].line >= 1 and found[0].hint
+
+
+def test_a_cited_release_needs_its_release_file(tree):
+    (tree / "rules" / "releases" / "2030-01-01.yaml").unlink()
+    with pytest.raises(DataError) as err:
+        load_knowledge_base(tree)
+    assert any("the release 2030-01-01 is cited but rules/releases/2030-01-01.yaml is missing" in p.message
+               for p in err.value.problems)
+
+
+def test_the_same_number_in_two_releases_is_two_rules(tree):
+    """702.9 was Sample in 2011 (rules/comprehensive/sample.yaml); a rule of 2031 may have it too,
+    but two rules of one release may not."""
+    text = (tree / SECTION_FILE).read_text("utf-8").replace("number: '702.3'\n  release", "number: '702.9'\n  release")
+    text = text.replace("  - number: '702.3'\n    since: '2031-06-01'", "  - number: '702.9'\n    since: '2031-06-01'")
+    (tree / SECTION_FILE).write_text(text, "utf-8")
+    kb = load_knowledge_base(tree)
+    assert [r.id for r in kb.rules if r.number == "702.9"] == ["sample", "deathtouch"]  # the newest release last
+    sample = (tree / "rules" / "comprehensive" / "sample.yaml").read_text("utf-8")
+    (tree / "rules" / "comprehensive" / "sample.yaml").write_text(
+        sample.replace('release: "2011-05-01"', 'release: "2031-06-01"'), "utf-8")
+    with pytest.raises(DataError) as err:
+        load_knowledge_base(tree)
+    assert any("duplicate rule number '702.9' in the release 2031-06-01" in p.message for p in err.value.problems)

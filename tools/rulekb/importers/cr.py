@@ -1,0 +1,713 @@
+"""Importer, step 2 of 2 for a rules release (crtext -> cr): merge a parsed Comprehensive Rules
+release into the knowledge base's YAML.
+
+Data model (README, "Rules releases and import"):
+- A release is the source ``cr-YYYY-MM-DD`` (registered in rules/sources.yaml by the import)
+  and a file ``rules/releases/YYYY-MM-DD.yaml`` (its chapters and input file): "imported in full".
+- A section ("601. Casting Spells") and a rule ("601.2", "702.81. Retrace") are rule files
+  under rules/comprehensive/; a rule's subrules are its units; example and continuation lines
+  stay with their rule or subrule, one line each. Glossary terms go to rules/glossary/.
+- A text version is an English variant whose source is the release it first appeared in and
+  whose ``releases`` lists every imported release with exactly that text. A release with a new
+  text adds a variant; the variant of the rule's newest release is canonical; older ones stay,
+  and so every de/fr translation stays: made from an older English, it becomes stale.
+- The rule's ``number`` and ``release`` are those of the newest release it is in; ``history``
+  says which number it had in which releases (curated spans, e.g. from the archive, keep their
+  dates and list the imported releases they cover); ``letters`` records a subrule's letter
+  where it is not its key (601.2e of 2011 is 601.2f in 2026).
+- Identity across releases comes from `identity`; what is not matched is new, with a stable id.
+
+Importing the same release again changes nothing: the import is a function of what the files
+hold, written only where the data changed.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+from ..diagnostics import DataError, Problem
+from ..load import MapNode, Node, Scalar, SeqNode, SourceFile, gc_paused, load_files
+from ..models import SOURCE_LANGUAGE, KnowledgeBase, Rule
+from ..refs import SUBRULE_LETTERS, sort_key
+from ..validate import DATA_FOLDERS, SOURCES_FILE, build_knowledge_base
+from . import crtext, identity
+from .releases import english_at
+from .store import FlowDict, FlowList, Tree, prepare_dataset, register_source
+
+RULES_DIR = "rules/comprehensive"
+GLOSSARY_DIR = "rules/glossary"
+RELEASES_DIR = "rules/releases"
+SOURCE_KIND = "comprehensive-rules"
+
+RULE_KEYS = ("id", "number", "release", "history", "title", "summary", "text", "subrules", "letters", "notes")
+VARIANT_KEYS = ("text", "source", "status", "canonical", "releases", "translated_from", "note")
+HISTORY_KEYS = ("number", "since", "until", "source", "releases")
+
+
+def source_id(date: str) -> str:
+    return f"cr-{date}"
+
+
+def slug(text: str, limit: int = 48) -> str:
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii").lower()
+    text = re.sub(r"['’]", "", text)  # "doesn't" -> "doesnt"
+    words = re.sub(r"[^a-z0-9]+", " ", text).split()
+    out = ""
+    for word in words:
+        if out and len(out) + 1 + len(word) > limit:
+            break
+        out = f"{out}-{word}" if out else word[:limit]
+    return out or "rule"
+
+
+def _ordered(d: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
+    out = {k: d[k] for k in keys if k in d}
+    out.update({k: v for k, v in d.items() if k not in out})
+    return out
+
+
+# ---------------------------------------------------------------- texts of one unit
+
+
+@dataclass
+class Counts:
+    new_texts: int = 0
+    same_texts: int = 0
+
+
+def add_text(unit: dict[str, Any], text: str, date: str, release_sources: frozenset[str], counts: Counts) -> None:
+    """Record that the English of `unit` is `text` in the release `date`."""
+    variants = unit.setdefault(SOURCE_LANGUAGE, [])
+    for v in variants:
+        if v.get("text") == text and v.get("source") in release_sources:
+            rels = set(v.get("releases", ())) | {date}
+            v["releases"] = FlowList(sorted(rels))
+            counts.same_texts += 1
+            return
+    variants.append({"text": text, "source": source_id(date), "status": "official", "releases": FlowList([date])})
+    counts.new_texts += 1
+
+
+def retract(unit: dict[str, Any], date: str) -> None:
+    for v in unit.get(SOURCE_LANGUAGE, []) or []:
+        if date in v.get("releases", ()):
+            v["releases"] = FlowList(r for r in v["releases"] if r != date)
+
+
+def finish_unit(unit: dict[str, Any], date: str, present_in: str | None) -> None:
+    """Drop the English variants this release had made and no longer has; mark the canonical
+    English: the text of `present_in` (the rule's newest release, when the unit is in it),
+    else the curated canonical one, else the newest."""
+    variants = unit.get(SOURCE_LANGUAGE)
+    if not variants:
+        return
+    kept = [v for v in variants if not ("releases" in v and not v["releases"] and v.get("source") == source_id(date))]
+    for v in kept:
+        if "releases" in v and not v["releases"]:
+            del v["releases"]
+    if not kept:
+        del unit[SOURCE_LANGUAGE]
+        return
+    if len(kept) == 1:
+        unit[SOURCE_LANGUAGE] = [_ordered(kept[0], VARIANT_KEYS)]
+        return
+    canon = next((v for v in kept if present_in is not None and present_in in v.get("releases", ())), None)
+    if canon is None:
+        flagged = [v for v in kept if v.get("canonical") is True]
+        curated = [v for v in kept if not v.get("releases")]
+        if flagged:
+            canon = flagged[0]
+        elif present_in is not None and curated:
+            canon = curated[0]  # the text the rule file gave for its release
+        else:
+            canon = max(kept, key=lambda v: max(v.get("releases") or [""]))
+    for v in kept:
+        v["canonical"] = v is canon
+    unit[SOURCE_LANGUAGE] = [_ordered(v, VARIANT_KEYS) for v in kept]
+
+
+def _unit_releases(unit: dict[str, Any] | None) -> set[str]:
+    if not unit:
+        return set()
+    return {r for v in unit.get(SOURCE_LANGUAGE, []) or [] for r in v.get("releases", ())}
+
+
+# ---------------------------------------------------------------- one rule file
+
+
+def _is_derived(entry: dict[str, Any]) -> bool:
+    rels = entry.get("releases")
+    return bool(rels) and entry.get("since") == min(rels) and entry.get("source") == source_id(entry.get("since", ""))
+
+
+def _covers(entry: dict[str, Any], end: str | None, date: str) -> bool:
+    since, until = entry.get("since"), entry.get("until")
+    if since is not None and date < since:
+        return False
+    if until is not None:
+        return date <= until or date.startswith(until)
+    return end is None or date < end
+
+
+@dataclass
+class RuleState:
+    """One rule file being merged: its plain data and what the imports say about it."""
+
+    id: str
+    path: str
+    data: dict[str, Any]
+    facts: dict[str, str]                       # imported release -> number
+    letters: dict[str, dict[str, str]]          # subrule key -> {release: letter}, complete
+    curated_release: str | None                 # the release the file states, when no import says it
+    matched: bool = False
+    renumbered_from: str | None = None
+
+    @classmethod
+    def new(cls, rid: str, path: str, number: str, date: str) -> "RuleState":
+        return cls(rid, path, {"id": rid, "number": number, "release": date}, {}, {}, None)
+
+    @classmethod
+    def of(cls, rule: Rule, data: dict[str, Any]) -> "RuleState":
+        facts = {rel: e.number for e in rule.history for rel in e.releases}
+        letters: dict[str, dict[str, str]] = {}
+        for sub in rule.subrules + rule.former_subrules:
+            key = sub.unit.id.split(".", 1)[1]
+            letters[key] = dict(sub.letters) or {rule.release: sub.letter}
+        curated = None if rule.release in facts else rule.release
+        return cls(rule.id, rule.file, data, facts, letters, curated)
+
+    def retract(self, date: str) -> None:
+        self.facts.pop(date, None)
+        for per in self.letters.values():
+            per.pop(date, None)
+        for unit in self._units():
+            retract(unit, date)
+
+    def _units(self) -> list[dict[str, Any]]:
+        out = [self.data[k] for k in ("title", "text") if isinstance(self.data.get(k), dict)]
+        out += [u for u in (self.data.get("subrules") or {}).values() if isinstance(u, dict)]
+        return out
+
+    def unit(self, name: str) -> dict[str, Any]:
+        return self.data.setdefault(name, {})
+
+    def subrule(self, key: str) -> dict[str, Any]:
+        return self.data.setdefault("subrules", {}).setdefault(key, {})
+
+    def finish(self, date: str, newest: str, registered: set[str]) -> None:
+        """Recompute number, release, history, letters, canonical texts, key order."""
+        old_number = self.data["number"]
+        candidates = dict(self.facts)
+        if self.curated_release is not None and self.curated_release != date:
+            candidates.setdefault(self.curated_release, old_number)
+        if candidates:
+            release = max(candidates)
+            self.data["release"], self.data["number"] = release, candidates[release]
+        if self.curated_release is not None and self.data["release"] != self.curated_release:
+            self._materialise(self.curated_release, old_number, registered)
+        self._history(newest, registered)
+        release = self.data["release"]
+        # subrules: their order and letters
+        subrules = self.data.get("subrules")
+        if subrules:
+            present = {k for k, per in self.letters.items() if release in per}
+            for key, unit in subrules.items():
+                finish_unit(unit, date, release if key in present else None)
+
+            def order(key: str) -> tuple:
+                per = self.letters.get(key) or {release: key}
+                if release in per:
+                    return (0, "", SUBRULE_LETTERS.index(per[release]))
+                last = max(per)
+                return (1, last, SUBRULE_LETTERS.index(per[last]))
+            self.data["subrules"] = {k: subrules[k] for k in sorted(subrules, key=order) if subrules[k]}
+            letters = {}
+            for key in self.data["subrules"]:
+                per = self.letters.get(key, {})
+                implicit = _unit_releases(self.data["subrules"][key])
+                explicit = {rel: letter for rel, letter in sorted(per.items())
+                            if not (letter == key and rel in implicit)}
+                if explicit:
+                    letters[key] = FlowDict(explicit)
+            if letters:
+                self.data["letters"] = letters
+            else:
+                self.data.pop("letters", None)
+        for name in ("title", "text"):
+            if isinstance(self.data.get(name), dict):
+                finish_unit(self.data[name], date, release)
+                if not self.data[name]:
+                    del self.data[name]
+        ordered = _ordered(self.data, RULE_KEYS)
+        self.data.clear()
+        self.data.update(ordered)
+
+    def _materialise(self, curated: str, number: str, registered: set[str]) -> None:
+        """The file said the rule was `number` in `curated`; keep saying so in the history
+        once `number` and `release` move to a newer release."""
+        history = self.data.setdefault("history", [])
+        curated_entries = [e for e in history if not _is_derived(e)]
+        for i, e in enumerate(curated_entries):
+            end = e.get("until") or (curated_entries[i + 1].get("since") if i + 1 < len(curated_entries) else None)
+            if e.get("number") == number and _covers(e, end, curated):
+                return
+        if self.facts.get(curated) == number:
+            return
+        source = source_id(curated)
+        if source not in registered:
+            source = next((v["source"] for u in self._units() for v in u.get(SOURCE_LANGUAGE, []) or []), source)
+        history.append({"number": number, "since": curated, "until": curated, "source": source})
+
+    def _history(self, newest: str, registered: set[str]) -> None:
+        history = [dict(e) for e in self.data.get("history", []) or [] if not _is_derived(e)]
+        for e in history:
+            e.pop("releases", None)
+        ends = [e.get("until") or (history[i + 1].get("since") if i + 1 < len(history) else None)
+                for i, e in enumerate(history)]
+        facts = sorted(self.facts.items())
+        runs: list[list[tuple[str, str]]] = []
+        open_run = False
+        for rel, number in facts:
+            home = next((e for e, end in zip(history, ends) if e.get("number") == number and _covers(e, end, rel)), None)
+            if home is not None:
+                home.setdefault("releases", FlowList()).append(rel)
+                open_run = False
+                continue
+            if open_run and runs[-1][-1][1] == number:
+                runs[-1].append((rel, number))
+            else:
+                runs.append([(rel, number)])
+                open_run = True
+        last_known = max([r for r, _ in facts] + [self.data["release"]])
+        for run in runs:
+            first, last = run[0][0], run[-1][0]
+            entry: dict[str, Any] = {"number": run[0][1], "since": first}
+            if last != last_known or last < newest:
+                entry["until"] = last
+            entry["source"] = source_id(first)
+            entry["releases"] = FlowList(r for r, _ in run)
+            history.append(entry)
+        history.sort(key=lambda e: (e.get("since") or "", sort_key(e["number"])))
+        history = [_ordered(e, HISTORY_KEYS) for e in history]
+        if history:
+            self.data["history"] = history
+        else:
+            self.data.pop("history", None)
+
+
+# ---------------------------------------------------------------- the import
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    """What the import of one release found and did."""
+
+    release: str
+    source: str
+    file: str
+    encoding: str
+    line_endings: str
+    sections: int
+    rules: int
+    subrules: int
+    glossary: int
+    matched: int
+    new: int
+    renumbered: tuple[tuple[str, str, str], ...]   # (rule id, number before, number now)
+    new_texts: int
+    same_texts: int
+    warnings: tuple[Problem, ...] = ()
+
+    def lines(self) -> list[str]:
+        out = [f"imported the Comprehensive Rules effective {self.release} (source {self.source})",
+               f"  read {self.file}: {self.encoding}, line ends {self.line_endings}",
+               f"  sections {self.sections}, rules {self.rules}, subrules {self.subrules}, glossary terms {self.glossary}",
+               f"  rules and sections matched to the knowledge base: {self.matched}; new: {self.new}",
+               f"  texts: {self.new_texts} new English versions, {self.same_texts} unchanged"]
+        if self.renumbered:
+            shown = ", ".join(f"{rid} {a} -> {b}" for rid, a, b in self.renumbered[:12])
+            more = f" and {len(self.renumbered) - 12} more" if len(self.renumbered) > 12 else ""
+            out.append(f"  renumbered since the nearest release the knowledge base had: {len(self.renumbered)} ({shown}{more})")
+        for w in self.warnings:
+            out.append(f"  warning: {w.file}:{w.line}: {w.message} ({w.hint})")
+        return out
+
+
+def _effective(release: crtext.Release, effective: str | None, path: str) -> str:
+    if effective is not None:
+        try:
+            if dt.date.fromisoformat(effective).isoformat() != effective:
+                raise ValueError
+        except ValueError:
+            raise DataError([Problem(path, 1, 1, f"--effective '{effective}' is not a date",
+                                     "write it as YYYY-MM-DD, e.g. --effective 2026-01-16")]) from None
+        if release.effective is not None and release.effective != effective:
+            raise DataError([Problem(path, 1, 1, f"the file says it is effective as of {release.effective}, "
+                                     f"--effective says {effective}",
+                                     "drop --effective (the date in the file is used) or correct it")])
+        return effective
+    if release.effective is None:
+        raise DataError([Problem(path, 1, 1, "the file does not say when it is effective "
+                                 "(no line 'These rules are effective as of <Month> <day>, <year>.')",
+                                 "give the date: --effective YYYY-MM-DD")])
+    return release.effective
+
+
+_new = object.__new__
+_set = object.__setattr__
+
+
+def to_node(data: Any, line: int = 1) -> Node:
+    """Plain data as positioned nodes, for validating what an import would write (built
+    without the per-field checks of the frozen nodes' __init__: tens of thousands of them)."""
+    if type(data) is str:
+        node = _new(Scalar)
+        _set(node, "__dict__", {"value": data, "line": line, "column": 1, "quoted": True})
+        return node
+    if isinstance(data, dict):
+        items = []
+        for k, v in data.items():
+            key = _new(Scalar)
+            _set(key, "__dict__", {"value": k, "line": line, "column": 1, "quoted": False})
+            items.append((key, to_node(v, line)))
+        node = _new(MapNode)
+        _set(node, "__dict__", {"items": tuple(items), "line": line, "column": 1})
+        return node
+    if isinstance(data, list):
+        node = _new(SeqNode)
+        _set(node, "__dict__", {"items": tuple([to_node(v, line) for v in data]), "line": line, "column": 1})
+        return node
+    node = _new(Scalar)
+    value = ("true" if data else "false") if isinstance(data, bool) else str(data)
+    _set(node, "__dict__", {"value": value, "line": line, "column": 1, "quoted": not isinstance(data, bool)})
+    return node
+
+
+class Merge:
+    """The merge of one release into one tree."""
+
+    def __init__(self, kb: KnowledgeBase, tree: Tree, date: str, release: crtext.Release):
+        self.kb, self.tree, self.date, self.release = kb, tree, date, release
+        self.counts = Counts()
+        sources = tree.files[SOURCES_FILE].get("sources") or {}
+        self.registered = set(sources)
+        self.release_sources = frozenset(sid for sid, s in sources.items() if isinstance(s, dict) and s.get("kind") == SOURCE_KIND)
+        self.newest = max([r.date for r in kb.releases] + [date])
+        self.states: dict[str, RuleState] = {}
+        # files holding a list of rules (`rules:`), by path: the list, changed in place
+        self.lists: dict[str, list[dict[str, Any]]] = {}
+        for path, data in tree.files.items():
+            if path.startswith(RULES_DIR + "/") and isinstance(data, dict) and list(data) == ["rules"]:
+                self.lists[path] = data["rules"]
+        for rule in kb.rules:
+            if rule.file in self.lists:
+                data = next(d for d in self.lists[rule.file] if d.get("id") == rule.id)
+            else:
+                data = tree.files[rule.file]
+            self.states[rule.id] = RuleState.of(rule, data)
+        self.paths = set(tree.files)
+
+    # -- identity
+
+    def _known(self) -> tuple[list[identity.Known], dict[str, tuple[str, list[tuple[str, str, str]]]]]:
+        known = []
+        subs: dict[str, tuple[str, list[tuple[str, str, str]]]] = {}
+        rows = []
+        for rule in self.kb.rules:
+            rels = set(rule.releases) | {rule.release}
+            older = [r for r in rels if r <= self.date]
+            near = max(older) if older else min(rels)
+            found = rule.number_in(near)
+            number = found[0] if found else rule.number
+            title = english_at(rule.title, near, rule.release)
+            text = english_at(rule.text, near, rule.release)
+            sublist = []
+            for sub in rule.subrules + rule.former_subrules:
+                letter = sub.letters.get(near) or (sub.letter if near == rule.release and sub in rule.subrules else None)
+                if letter is None:
+                    continue
+                v = english_at(sub.unit, near, rule.release)
+                sublist.append((sub.unit.id.split(".", 1)[1], letter, v.text if v else ""))
+            sublist.sort(key=lambda s: SUBRULE_LETTERS.index(s[1]))
+            subs[rule.id] = (number, sublist)
+            rows.append((sort_key(number), rule.id, number, title.text if title else None, text.text if text else "",
+                         tuple(s[2] for s in sublist), not rule.releases))
+        rows.sort()
+        for order, (_, rid, number, title, text, subtexts, curated) in enumerate(rows):
+            known.append(identity.Known(rid, number, title, text, subtexts, order, curated))
+        return known, subs
+
+    def _incoming(self) -> list[tuple[identity.Incoming, Any]]:
+        out = []
+        order = 0
+        by_section: dict[str, list[crtext.ParsedRule]] = {}
+        for rule in self.release.rules:
+            by_section.setdefault(rule.section, []).append(rule)
+        for section in self.release.sections:
+            out.append((identity.Incoming(section.number, section.title, "\n".join(section.lines), (), order), section))
+            order += 1
+            for rule in by_section.get(section.number, []):
+                out.append((identity.Incoming(rule.number, rule.title, rule.text or "",
+                                              tuple(s.text for s in rule.subrules), order), rule))
+                order += 1
+        return out
+
+    # -- ids
+
+    def _section_file(self, section_id: str) -> str:
+        """Where new rules of a section go: the list file its section rule is in."""
+        state = self.states[section_id]
+        if state.path in self.lists:
+            return state.path
+        path = f"{RULES_DIR}/{section_id}.yaml"
+        if path in self.paths and path not in self.lists:
+            path = f"{RULES_DIR}/{section_id}-rules.yaml"
+        return path
+
+    def _add_rule(self, state: RuleState) -> None:
+        self.states[state.id] = state
+        if state.path not in self.lists:
+            self.lists[state.path] = []
+            self.paths.add(state.path)
+        self.lists[state.path].append(state.data)
+
+    def _new_rule_id(self, item: Any) -> str:
+        taken = set(self.states)
+        if isinstance(item, crtext.Section):
+            base = "section-" + slug(item.title)
+            options = [base, f"{base}-{item.number}"]
+        elif item.title:
+            base = slug(item.title)
+            options = [base, f"{base}-{item.number.replace('.', '-')}"]
+        else:
+            base = slug(" ".join(item.lines[0].split()[:7]), 40)
+            options = [base]
+        for option in options:
+            if option not in taken and f"{RULES_DIR}/{option}.yaml" not in self.paths:
+                return option
+        n = 2
+        while f"{options[-1]}-{n}" in taken or f"{RULES_DIR}/{options[-1]}-{n}.yaml" in self.paths:
+            n += 1
+        return f"{options[-1]}-{n}"
+
+    # -- merge
+
+    def rules(self) -> tuple[int, int, list[tuple[str, str, str]]]:
+        known, known_subs = self._known()
+        incoming = self._incoming()
+        ids = identity.match_rules(known, [inc for inc, _ in incoming])
+        for state in self.states.values():
+            state.retract(self.date)
+        matched = new = 0
+        renumbered = []
+        section_id = ""
+        for (inc, item), rid in zip(incoming, ids):
+            if rid is None:
+                rid = self._new_rule_id(item)
+                if isinstance(item, crtext.Section):
+                    path = f"{RULES_DIR}/{rid}.yaml"
+                    if path in self.paths:
+                        path = f"{RULES_DIR}/{rid}-rules.yaml"
+                else:
+                    path = self._section_file(section_id)
+                self._add_rule(RuleState.new(rid, path, inc.number, self.date))
+                new += 1
+                before, keys = None, []
+            else:
+                matched += 1
+                before, keys = known_subs[rid]
+                if before != inc.number:
+                    renumbered.append((rid, before, inc.number))
+            state = self.states[rid]
+            state.matched = True
+            state.facts[self.date] = inc.number
+            if isinstance(item, crtext.Section):
+                section_id = rid
+                add_text(state.unit("title"), item.title, self.date, self.release_sources, self.counts)
+                if item.lines:
+                    add_text(state.unit("text"), "\n".join(item.lines), self.date, self.release_sources, self.counts)
+                continue
+            if item.title:
+                add_text(state.unit("title"), item.title, self.date, self.release_sources, self.counts)
+            else:
+                add_text(state.unit("text"), item.text, self.date, self.release_sources, self.counts)
+            self._subrules(state, item, keys)
+        for state in self.states.values():
+            state.finish(self.date, self.newest, self.registered)
+            if state.path not in self.lists:
+                self.tree.put(state.path, state.data)
+        for path, items in self.lists.items():
+            items.sort(key=lambda d: (sort_key(d["number"]), d["release"]))
+            self.tree.put(path, {"rules": items})
+        return matched, new, renumbered
+
+    def _subrules(self, state: RuleState, rule: crtext.ParsedRule, keys: list[tuple[str, str, str]]) -> None:
+        found = identity.match_subrules(keys, [(s.letter, s.text) for s in rule.subrules])
+        existing = set((state.data.get("subrules") or {}).keys()) | set(state.letters)
+        for sub, key in zip(rule.subrules, found):
+            if key is None:
+                key = sub.letter
+                n = 2
+                while key in existing:
+                    key = f"{sub.letter}-{n}"
+                    n += 1
+                existing.add(key)
+            add_text(state.subrule(key), sub.text, self.date, self.release_sources, self.counts)
+            state.letters.setdefault(key, {})[self.date] = sub.letter
+
+    def glossary(self) -> None:
+        """Glossary terms, one file per initial (rules/glossary/a.yaml: ``terms: [...]``)."""
+        lists: dict[str, list[dict[str, Any]]] = {}
+        datas: dict[str, dict[str, Any]] = {}
+        for path, data in self.tree.files.items():
+            if path.startswith(GLOSSARY_DIR + "/"):
+                lists[path] = data.setdefault("terms", [])
+                for item in lists[path]:
+                    datas[item["id"]] = item
+        known = []
+        for g in self.kb.glossary:
+            term = g.term.text(SOURCE_LANGUAGE)
+            if term is not None:
+                known.append((g.id, term.text))
+        ids = identity.match_glossary(known, [item.term for item in self.release.glossary])
+        for data in datas.values():
+            for name in ("term", "definition"):
+                retract(data.get(name) or {}, self.date)
+        for item, gid in zip(self.release.glossary, ids):
+            if gid is None:
+                base = slug(item.term)
+                gid, n = base, 2
+                while gid in datas:
+                    gid, n = f"{base}-{n}", n + 1
+                datas[gid] = {"id": gid, "term": {}, "definition": {}}
+                initial = gid[0] if gid[0].isalpha() else "0-9"
+                lists.setdefault(f"{GLOSSARY_DIR}/{initial}.yaml", []).append(datas[gid])
+            data = datas[gid]
+            add_text(data["term"], item.term, self.date, self.release_sources, self.counts)
+            add_text(data["definition"], item.definition, self.date, self.release_sources, self.counts)
+        for path, items in lists.items():
+            for data in items:
+                for name in ("term", "definition"):
+                    finish_unit(data.setdefault(name, {}), self.date, None)
+            kept = sorted((d for d in items if d["term"] or d["definition"]), key=lambda d: d["id"])
+            if kept:
+                self.tree.put(path, {"terms": kept})
+            else:
+                self.tree.delete(path)
+
+    def manifest(self, file: str) -> None:
+        data = {"release": self.date, "source": source_id(self.date), "file": file, "sha256": self.release.sha256,
+                "encoding": self.release.encoding, "line_endings": self.release.line_endings,
+                "chapters": {c.number: c.title for c in self.release.chapters}}
+        if not data["chapters"]:
+            del data["chapters"]
+        self.tree.put(f"{RELEASES_DIR}/{self.date}.yaml", data)
+
+
+def _register_source(tree: Tree, root: Path, date: str, file: str, text: str | None) -> str | None:
+    entry = {"title": f"Magic Comprehensive Rules, effective {date}", "kind": SOURCE_KIND, "file": file, "date": date}
+    return register_source(tree, root, source_id(date), entry, text)
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    """What `import_releases` did: a report per release (oldest first), the files it wrote."""
+
+    reports: tuple[ImportReport, ...]
+    root: Path
+    dataset_created: bool
+    added: tuple[str, ...]
+    changed: tuple[str, ...]
+    deleted: tuple[str, ...]
+
+    def lines(self) -> list[str]:
+        out = []
+        for report in self.reports:
+            out += report.lines()
+        if self.dataset_created:
+            out.append(f"created the dataset {self.root} (a copy of the project's data); "
+                       f"build it with: rulekb --root {self.root} build")
+        if not (self.added or self.changed or self.deleted):
+            out.append("files: nothing changed (imported already)")
+        else:
+            out.append(f"files: {len(self.added)} added, {len(self.changed)} changed, {len(self.deleted)} removed"
+                       f" under {self.root}")
+        return out
+
+
+def import_release(root: Path, file: Path, effective: str | None = None, into: Path | None = None) -> ImportResult:
+    """Import the release text `file` into the project tree `root` (or into the dataset `into`,
+    created from `root` when it does not exist). Raises DataError, writing nothing, on bad input."""
+    return import_releases(root, [file], effective, into)
+
+
+def import_releases(root: Path, files: Sequence[Path], effective: str | None = None,
+                    into: Path | None = None) -> ImportResult:
+    """Import several release texts, oldest first, writing once at the end."""
+    with gc_paused():  # hundreds of thousands of long-lived small objects: see load.gc_paused
+        return _import(root, files, effective, into)
+
+
+def _current(tree: Tree, loaded: tuple[SourceFile, ...]) -> tuple[SourceFile, ...]:
+    """The tree as it would be written: parsed files where unchanged, the new data elsewhere."""
+    added, changed, deleted = tree.changes()
+    touched = set(added) | set(changed) | {SOURCES_FILE}
+    out = [f for f in loaded if f.path not in touched and f.path not in deleted]
+    out += [SourceFile(path, to_node(tree.files[path])) for path in sorted(touched)]
+    return tuple(out)
+
+
+def _import(root: Path, paths: Sequence[Path], effective: str | None, into: Path | None) -> ImportResult:
+    if effective is not None and len(paths) != 1:
+        raise DataError([Problem(str(paths[0]) if paths else "-", 1, 1, "--effective applies to one release file",
+                                 "import the files one by one, or drop --effective (each file says its date)")])
+    releases = []
+    for file in paths:
+        try:
+            data = file.read_bytes()
+        except OSError as exc:
+            raise DataError([Problem(str(file), 1, 1, f"cannot read the release file: {exc.strerror}",
+                                     "give the path of a Comprehensive Rules .txt file")]) from None
+        release = crtext.read_release(data, str(file))
+        releases.append((_effective(release, effective, str(file)), file, release))
+    releases.sort(key=lambda r: r[0])
+    for (d1, f1, _), (d2, f2, _) in zip(releases, releases[1:]):
+        if d1 == d2:
+            raise DataError([Problem(str(f2), 1, 1, f"{f1} and {f2} are both the release of {d1}",
+                                     "import one file per release")])
+    created = False
+    target = root
+    if into is not None:
+        created = prepare_dataset(root, into)
+        target = into
+    loaded = load_files(target, DATA_FOLDERS)
+    kb = build_knowledge_base(loaded, target)
+    tree = Tree.from_files(target, [f for f in loaded if f.path.startswith("rules/")])
+    sources_text: str | None = None
+    reports = []
+    for date, file, release in releases:
+        sources_text = _register_source(tree, target, date, file.name, sources_text) or sources_text
+        merge = Merge(kb, tree, date, release)
+        matched, new, renumbered = merge.rules()
+        merge.glossary()
+        merge.manifest(file.name)
+        try:
+            kb = build_knowledge_base(_current(tree, loaded), target)
+        except DataError as exc:  # a bug of the importer: say so, write nothing
+            raise DataError([Problem(p.file, p.line, p.column, f"the import would write invalid data: {p.message}",
+                                     "nothing was written; please report this with the release file")
+                             for p in exc.problems]) from None
+        reports.append(ImportReport(date, source_id(date), str(file), release.encoding, release.line_endings,
+                                    len(release.sections), len(release.rules),
+                                    sum(len(r.subrules) for r in release.rules), len(release.glossary), matched, new,
+                                    tuple(renumbered), merge.counts.new_texts, merge.counts.same_texts,
+                                    release.warnings))
+    added, changed, deleted = tree.save(skip={SOURCES_FILE})
+    if sources_text is not None:
+        (target / SOURCES_FILE).write_text(sources_text, encoding="utf-8", newline="\n")
+    return ImportResult(tuple(reports), target, created, tuple(added), tuple(changed), tuple(deleted))

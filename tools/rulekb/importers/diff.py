@@ -1,0 +1,130 @@
+"""A readable word-level diff between two versions of a text (e.g. 702.78a of 2009 and 702.81a
+of 2026), for the history on rule pages and for the terminal. Pure functions, no I/O.
+
+`word_diff(old, new)` returns operations ``("equal" | "delete" | "insert", text)``; joining the
+texts of the "equal" and "delete" operations gives `old` back, "equal" and "insert" give `new`
+(white space and punctuation included). Words are compared whole, so "his or her" -> "their"
+reads as one replacement, not as letters; a change of a dash or quotation mark is a change of
+that token only. Adjacent deletions and insertions are grouped: a reader sees
+"[-his or her-]{+their+}" rather than interleaved fragments.
+
+The site calls it per unit and pair of releases::
+
+    from rulekb.importers.diff import word_diff
+    from rulekb.importers.releases import english_at, english_versions
+    ops = word_diff(english_at(unit, "2009-07-11").text, english_at(unit, "2026-01-16").text)
+    # render: equal -> text, delete -> <del>text</del>, insert -> <ins>text</ins> (escaped)
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from typing import Literal
+
+Op = Literal["equal", "delete", "insert"]
+
+# a word (letters, digits, and inner apostrophes, dots or hyphens: "can't", "601.2e", "+1/+1"),
+# a run of white space, or any other single character
+_TOKEN = re.compile(r"[\w’'./+]*\w|\s+|.", re.UNICODE | re.DOTALL)
+
+
+def tokens(text: str) -> list[str]:
+    return _TOKEN.findall(text)
+
+
+def word_diff(old: str, new: str) -> tuple[tuple[Op, str], ...]:
+    """The word-level difference from `old` to `new` as (operation, text) pairs."""
+    a, b = tokens(old), tokens(new)
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    ops: list[tuple[Op, str]] = []
+
+    def add(op: Op, text: str) -> None:
+        if not text:
+            return
+        if ops and ops[-1][0] == op:
+            ops[-1] = (op, ops[-1][1] + text)
+        else:
+            ops.append((op, text))
+
+    blocks = matcher.get_matching_blocks()
+    i = j = 0
+    for block in blocks:
+        # an "equal" of white space alone between two changes reads better inside the change
+        if i < block.a or j < block.b:
+            add("delete", "".join(a[i:block.a]))
+            add("insert", "".join(b[j:block.b]))
+        equal = "".join(a[block.a:block.a + block.size])
+        i, j = block.a + block.size, block.b + block.size
+        if equal.isspace() and (i < len(a) or j < len(b)) and ops and ops[-1][0] != "equal":
+            add("delete", equal)
+            add("insert", equal)
+        else:
+            add("equal", equal)
+    return _group(ops)
+
+
+def _group(ops: list[tuple[Op, str]]) -> tuple[tuple[Op, str], ...]:
+    """Merge runs of deletions and insertions between two equal parts: delete first, then insert."""
+    out: list[tuple[Op, str]] = []
+    pending: dict[str, str] = {"delete": "", "insert": ""}
+    for op, text in ops:
+        if op == "equal":
+            for kind in ("delete", "insert"):
+                if pending[kind]:
+                    out.append((kind, pending[kind]))  # type: ignore[arg-type]
+                    pending[kind] = ""
+            if out and out[-1][0] == "equal":
+                out[-1] = ("equal", out[-1][1] + text)
+            else:
+                out.append((op, text))
+        else:
+            pending[op] += text
+    for kind in ("delete", "insert"):
+        if pending[kind]:
+            out.append((kind, pending[kind]))  # type: ignore[arg-type]
+    return _slide(out)
+
+
+def _slide(ops: list[tuple[Op, str]]) -> tuple[tuple[Op, str], ...]:
+    """Where a lone insertion or deletion could start or end with the same white space, let it
+    start with it: "card{+ with retrace+} is", not "card {+with retrace +}is"."""
+    out = list(ops)
+    for k in range(1, len(out) - 1):
+        (before_op, before), (op, text), (after_op, after) = out[k - 1], out[k], out[k + 1]
+        if before_op != "equal" or after_op != "equal" or op == "equal":
+            continue
+        space = text[len(text.rstrip()):]
+        if space and before.endswith(space) and text.strip():
+            out[k - 1] = ("equal", before[: -len(space)])
+            out[k] = (op, space + text[: -len(space)])
+            out[k + 1] = ("equal", space + after)
+    merged: list[tuple[Op, str]] = []
+    for op, text in out:
+        if not text:
+            continue
+        if merged and merged[-1][0] == op:
+            merged[-1] = (op, merged[-1][1] + text)
+        else:
+            merged.append((op, text))
+    return tuple(merged)
+
+
+def old_text(ops: tuple[tuple[Op, str], ...]) -> str:
+    return "".join(text for op, text in ops if op != "insert")
+
+
+def new_text(ops: tuple[tuple[Op, str], ...]) -> str:
+    return "".join(text for op, text in ops if op != "delete")
+
+
+def format_diff(ops: tuple[tuple[Op, str], ...]) -> str:
+    """The diff for a terminal or a plain-text report, in git's word-diff notation:
+    [-deleted-]{+inserted+}."""
+    marks = {"equal": ("", ""), "delete": ("[-", "-]"), "insert": ("{+", "+}")}
+    return "".join(marks[op][0] + text + marks[op][1] for op, text in ops)
+
+
+def changed_words(ops: tuple[tuple[Op, str], ...]) -> int:
+    """How many words the change touches (deleted plus inserted), for a one-line summary."""
+    return sum(len(re.findall(r"\w+", text)) for op, text in ops if op != "equal")

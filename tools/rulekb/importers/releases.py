@@ -1,0 +1,190 @@
+"""Rules releases over a `KnowledgeBase` (beside the link stage; pure, no I/O): which rule a
+number names in a given release, the English text a unit had in a release, and the answer
+to ``rulekb show 702.78 --release 2026-01-16``.
+
+What the knowledge base can know about a release:
+- a release imported in full (``rules/releases/DATE.yaml``): every number of it is known, so
+  "702.78 is Conspire there" and "702.78 is no rule there" are both facts;
+- any other release: only the number histories of the rules it holds (e.g. from the archive),
+  so it can say where Retrace was, but not what else a number meant. It says so, and never
+  guesses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..models import SOURCE_LANGUAGE, KnowledgeBase, Rule, Subrule, Unit, Variant
+from ..refs import RuleNumber, parse_rule_number
+
+
+def english_at(unit: Unit | None, release: str, rule_release: str | None = None) -> Variant | None:
+    """The English text of `unit` in a release: the variant that lists it, else (for the
+    release a curated rule file states) the canonical English; None when unknown."""
+    if unit is None:
+        return None
+    variants = unit.variants.get(SOURCE_LANGUAGE, ())
+    for variant in variants:
+        if release in variant.releases:
+            return variant
+    if release == rule_release and variants:
+        return variants[0]
+    return None
+
+
+def imported(kb: KnowledgeBase) -> tuple[str, ...]:
+    return tuple(r.date for r in kb.releases)
+
+
+def horizon(kb: KnowledgeBase) -> str | None:
+    """The newest rules release the knowledge base knows of (imported or registered as a
+    source). Number histories say nothing about later releases: "current" means up to here."""
+    dates = [s.date for s in kb.sources.values() if s.kind == "comprehensive-rules" and s.date]
+    dates += list(imported(kb))
+    return max(dates) if dates else None
+
+
+@dataclass(frozen=True)
+class Meaning:
+    """What a number names in a release."""
+
+    rule: Rule
+    subrule: Subrule | None
+    number: str           # the number asked, in that release
+    evidence: str         # "" (an imported release says so) or where it is known from
+
+
+def numbering(kb: KnowledgeBase, release: str) -> dict[str, Meaning]:
+    """Every number the knowledge base knows for a release -> what it names there. Complete
+    when the release is imported; otherwise only numbers known from rules' histories."""
+    out: dict[str, Meaning] = {}
+    newest = horizon(kb)
+    if newest is None or release > newest:
+        return out
+    for rule in kb.rules:
+        found = rule.number_in(release)
+        if found is None:
+            continue
+        number, entry = found
+        if entry is not None and release in entry.releases:
+            evidence = ""
+        elif entry is not None:
+            evidence = f"the number history, source {entry.source}"
+        else:
+            evidence = "" if release in rule.releases else f"its rule file {rule.file}"
+        out.setdefault(number, Meaning(rule, None, number, evidence))
+        for sub in rule.subrules + rule.former_subrules:
+            letter = sub.letters.get(release)
+            if letter is None and release == rule.release and sub in rule.subrules:
+                letter = sub.letter
+            if letter is not None:
+                out.setdefault(f"{number}{letter}", Meaning(rule, sub, f"{number}{letter}", evidence))
+    return out
+
+
+def _name(rule: Rule) -> str:
+    title = rule.title.text(SOURCE_LANGUAGE) if rule.title else None
+    return f"{title.text} (id {rule.id})" if title else f"rule id {rule.id}"
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The answer to "what is NUMBER in RELEASE?": lines to print and, when known, the meaning."""
+
+    lines: tuple[str, ...]
+    meaning: Meaning | None
+    complete: bool        # the release is imported: absence is a fact too
+
+
+def _parent(number: RuleNumber) -> str:
+    return str(RuleNumber(number.section, number.rule, None)) if number.letter else str(number)
+
+
+def _title(rule: Rule) -> str:
+    title = rule.title.text(SOURCE_LANGUAGE) if rule.title else None
+    return title.text if title else f"rule {rule.id}"
+
+
+def _spans_with(rule: Rule, number: str, release: str) -> list[str]:
+    """When `rule` had `number` (other than in `release`), as its history says."""
+    spans = []
+    covered = False
+    for entry, end, current in rule.history_spans():
+        if entry.number != number:
+            continue
+        covered = covered or entry.covers(rule.release, end)
+        if entry.releases:
+            spans.append("in the release" + ("s " if len(entry.releases) > 1 else " ") + ", ".join(entry.releases))
+        else:
+            span = " ".join(p for p in (f"from {entry.since}" if entry.since else "",
+                                        "(current)" if current else (f"until {end}" if end else "")) if p)
+            spans.append(f"{span} (source {entry.source})")
+    if rule.number == number and rule.release != release and not covered:
+        spans.append(f"in the release {rule.release} (rule file {rule.file})")
+    return spans
+
+
+def _where(rule: Rule, release: str, complete: bool) -> str:
+    """Where `rule` is in `release`, or why that is not known."""
+    found = rule.number_in(release)
+    if found is None:
+        return (f"{_title(rule)} is not in the release of {release}" if complete
+                else f"the knowledge base does not know {_title(rule)}'s number in the release of {release}")
+    number, entry = found
+    source = "" if entry is None or release in entry.releases else f" (source {entry.source})"
+    return f"{_title(rule)} is {number} in the release of {release}{source}"
+
+
+def explain(kb: KnowledgeBase, number: str, release: str) -> Answer:
+    """Say what `number` is in the rules release of `release`, and where the rules that had
+    that number in other releases are in it."""
+    parsed = parse_rule_number(number)
+    asked = str(parsed)
+    complete = kb.release(release) is not None
+    newest = horizon(kb)
+    if newest is None or release > newest:
+        return Answer((f"This knowledge base knows no rules release after {newest or '(none)'}, so it cannot say what "
+                       f"{asked} is in the release of {release}.",
+                       "Import that release first: rulekb import cr FILE (or --into build/fullcr)."), None, False)
+    names = numbering(kb, release)
+    meaning = names.get(asked)
+    rule_part = _parent(parsed)
+    parent = names.get(rule_part) if rule_part != asked else None
+    lines: list[str] = []
+    if meaning is not None:
+        what = _name(meaning.rule)
+        sub = f", subrule {asked}" if meaning.subrule is not None else ""
+        how = f" (known from {meaning.evidence})" if meaning.evidence else ""
+        lines.append(f"In the rules release of {release}, {asked} is {what}{sub}{how}.")
+    elif parent is not None and not complete:
+        how = f" (known from {parent.evidence})" if parent.evidence else ""
+        lines.append(f"In the rules release of {release}, {rule_part} is {_name(parent.rule)}{how}; which of its "
+                     f"subrules was {asked} then is not known: that release is not imported.")
+    elif complete:
+        lines.append(f"In the rules release of {release}, there is no rule {asked} "
+                     f"(that release is imported in full, with {sum(1 for _ in names)} numbers).")
+    else:
+        known = ", ".join(imported(kb)) or "none"
+        lines.append(f"This knowledge base cannot say which rule {asked} is in the rules release of {release}: "
+                     f"that release is not imported (imported releases: {known}); it knows only the number "
+                     f"histories of the {len(kb.rules)} rules it holds, and none of them had {asked} then.")
+    # the rules that had this number in other releases, and where they are in `release`
+    for rule in kb.rules:
+        if any(m is not None and rule.id == m.rule.id for m in (meaning, parent)):
+            continue
+        spans = _spans_with(rule, rule_part, release)
+        if spans:
+            lines.append(f"{rule_part} was {_name(rule)} {'; '.join(spans)}; {_where(rule, release, complete)}.")
+    if meaning is None and not complete:
+        lines.append(f"To know every number of that release, import it: rulekb import cr FILE --into build/fullcr, "
+                     f"then rulekb --root build/fullcr show {asked} --release {release}.")
+    return Answer(tuple(lines), meaning, complete)
+
+
+def english_versions(unit: Unit | None) -> tuple[tuple[tuple[str, ...], Variant], ...]:
+    """The official English versions of a unit, oldest first: (the releases with that text,
+    the variant). For the history of a rule page: consecutive versions are what changed."""
+    if unit is None:
+        return ()
+    found = [(v.releases, v) for v in unit.variants.get(SOURCE_LANGUAGE, ()) if v.releases]
+    return tuple(sorted(found, key=lambda rv: rv[0][0]))
