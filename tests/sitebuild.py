@@ -1,0 +1,42 @@
+"""The site of the project, built once per test session and shared by test_build,
+test_site_links and test_browser (each declares a session fixture calling `built_site`; the
+build itself is cached here, so it runs once however many modules ask for it)."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class Built:
+    site: Path     # the site folder (site/index.html, site/en/, site/api/ …)
+    work: Path     # the build folder of that build
+    log: str       # what the build printed
+    result: object
+
+
+_CACHE: dict[str, Built] = {}
+
+
+def build(root: Path, site: Path, work: Path, **kwargs) -> Built:
+    from rulekb.build import BuildError, build_site
+
+    out = io.StringIO()
+    try:
+        result = build_site(root, site, work=work, out=out, **kwargs)
+    except BuildError as exc:
+        pytest.fail(f"the site did not build: {exc}\n{out.getvalue()}")
+    return Built(site, work, out.getvalue(), result)
+
+
+def built_site(tmp_path_factory) -> Built:
+    if "project" not in _CACHE:
+        base = tmp_path_factory.mktemp("built-site")
+        _CACHE["project"] = build(ROOT, base / "site", base / "build")
+    return _CACHE["project"]

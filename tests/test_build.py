@@ -1,0 +1,283 @@
+"""Tests for rulekb.build (and the mkdocs plugin): the built site, one mkdocs-material site per
+language; offline (nothing remote), search per language, language switch per page, the archive,
+deterministic and atomic builds, reuse of unchanged languages, `rulekb build` and `rulekb serve`."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import re
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+import zipfile
+from pathlib import Path
+
+import pytest
+
+import sitebuild
+from rulekb import cli
+from rulekb.build import SITE_MARKER, BuildError, build_site
+from rulekb.diagnostics import DataError
+
+ROOT = sitebuild.ROOT
+HOSTILE = Path(__file__).resolve().parent / "data" / "site" / "hostile"
+LANGS = ("en", "de", "fr")
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory):
+    return sitebuild.built_site(tmp_path_factory)
+
+
+def digest(folder: Path) -> dict[str, str]:
+    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def html_files(site: Path, lang: str) -> list[Path]:
+    return sorted((site / lang).rglob("*.html"))
+
+
+def project_copy(tmp_path: Path, source: Path = ROOT) -> Path:
+    """The parts of a project the build reads, copied into tmp_path/project."""
+    dest = tmp_path / "project"
+    for name in ("rules", "translations", "content"):
+        if (source / name).is_dir():
+            shutil.copytree(source / name, dest / name)
+    shutil.copy(ROOT / "mkdocs.yml", dest / "mkdocs.yml")
+    return dest
+
+
+# ---------------------------------------------------------------- what a reader gets
+
+
+def test_the_build_shows_progress_and_says_where_to_open_the_site(built):
+    assert "[1/5]" in built.log and "[5/5]" in built.log
+    for lang in LANGS:
+        assert re.search(rf"^\s+{lang}: \d+ pages in [\d.]+ s$", built.log, re.M), built.log
+    last = built.log.strip().splitlines()[-1]
+    assert last.startswith("open ") and (built.site / "index.html").as_uri() in last
+
+
+def test_one_site_per_language_with_its_html_lang(built):
+    assert (built.site / "index.html").is_file()
+    for lang in LANGS:
+        pages = html_files(built.site, lang)
+        assert len(pages) >= 30
+        for page in pages:
+            head = page.read_text(encoding="utf-8")[:300]
+            assert f'<html lang="{lang}"' in head, page
+
+
+def test_the_same_pages_exist_in_every_language(built):
+    sets = [{p.relative_to(built.site / lang).as_posix() for p in html_files(built.site, lang)} for lang in LANGS]
+    assert sets[0] == sets[1] == sets[2]
+    assert {"rules/retrace.html", "parallel/retrace.html", "cards/queens-agent.html", "keywords.html",
+            "glossary.html", "status.html", "api.html", "about.html", "index.html"} <= sets[0]
+
+
+def test_language_switch_and_hreflang_lead_to_the_same_page(built):
+    page = (built.site / "de" / "rules" / "retrace.html").read_text(encoding="utf-8")
+    for lang in LANGS:
+        href = f"../../{lang}/rules/retrace.html"
+        assert f'<link rel="alternate" hreflang="{lang}" href="{href}">' in page
+        assert re.search(rf'<a href="{re.escape(href)}" hreflang="{lang}" lang="{lang}" class="md-select__link', page)
+    home = (built.site / "fr" / "index.html").read_text(encoding="utf-8")
+    assert '<link rel="alternate" hreflang="de" href="../de/index.html">' in home
+    assert home.count('rel="alternate"') == len(LANGS)  # material's site-wide alternates are not written
+
+
+def test_one_search_index_per_language_with_its_stemmer(built):
+    for lang, word, page in (("de", "Friedhof", "rules/retrace.html"), ("fr", "cimetière", "rules/retrace.html"),
+                             ("en", "graveyard", "rules/retrace.html")):
+        index = json.loads((built.site / lang / "search" / "search_index.json").read_text(encoding="utf-8"))
+        assert index["config"]["lang"] == [lang]
+        assert any(doc["location"].startswith(page) and word in doc["text"] for doc in index["docs"]), (lang, word)
+        assert not any(doc["location"].startswith("parallel/") for doc in index["docs"])  # parallel views mix languages
+        js = (built.site / lang / "search" / "search_index.js").read_text(encoding="utf-8")
+        assert js.startswith("var __index = ")  # search from file://
+    assert (built.site / "de" / "assets" / "javascripts" / "lunr" / "min" / "lunr.de.min.js").is_file()
+    assert not (built.site / "de" / "assets" / "javascripts" / "lunr" / "min" / "lunr.fr.min.js").exists()
+
+
+REMOTE_ASSET = re.compile(r"""<(?:script|img|iframe|source|audio|video)\b[^>]*\bsrc=["']?(?:https?:)?//"""
+                          r"""|<link\b[^>]*\bhref=["']?(?:https?:)?//""", re.I)
+
+
+def test_no_page_loads_anything_remote(built):
+    """No remote script, stylesheet, font, image or worker: pages, CSS and scripts."""
+    for path in sorted(built.site.rglob("*")):
+        if path.suffix == ".html":
+            text = path.read_text(encoding="utf-8")
+            assert not REMOTE_ASSET.search(text), (path, REMOTE_ASSET.search(text).group(0))
+            assert "fonts.googleapis" not in text and "fonts.gstatic" not in text and "unpkg.com" not in text, path
+        elif path.suffix == ".css":
+            text = path.read_text(encoding="utf-8")
+            assert not re.search(r"url\(\s*['\"]?(?:https?:)?//", text), path
+            assert not re.search(r"@import\s+(?:url\()?['\"]?(?:https?:)?//", text), path
+        elif path.suffix == ".js":
+            text = path.read_text(encoding="utf-8")
+            assert not re.search(r"(?:importScripts|new Worker)\(\s*['\"`](?:https?:)?//", text), path
+    shim = built.site / "de" / "assets" / "javascripts" / "iframe-worker-shim.js"
+    assert shim.is_file()
+    assert 'src="../assets/javascripts/iframe-worker-shim.js"' in (built.site / "de" / "rules" / "retrace.html").read_text("utf-8")
+
+
+def test_the_whole_site_is_one_deterministic_archive(built):
+    archive = built.site / "rulekb-site.zip"
+    with zipfile.ZipFile(archive) as z:
+        names = z.namelist()
+        assert names == sorted(names)
+        assert all(info.date_time == (1980, 1, 1, 0, 0, 0) for info in z.infolist())
+        files = {p.relative_to(built.site).as_posix() for p in built.site.rglob("*") if p.is_file() and p != archive}
+        assert {n.removeprefix("rulekb-site/") for n in names} == files
+        assert z.read("rulekb-site/de/rules/retrace.html") == (built.site / "de" / "rules" / "retrace.html").read_bytes()
+    assert 'href="../rulekb-site.zip"' in (built.site / "de" / "index.html").read_text(encoding="utf-8")
+
+
+def test_the_json_api_is_in_the_site(built):
+    index = json.loads((built.site / "api" / "index.json").read_text(encoding="utf-8"))
+    assert [l["code"] for l in index["languages"]] == list(LANGS)
+    for lang in LANGS:
+        listing = json.loads((built.site / "api" / lang / "index.json").read_text(encoding="utf-8"))
+        for entry in listing["rules"] + listing["cards"] + listing["rulings"]:
+            assert (built.site / entry["json"]).is_file()
+        for entry in listing["rules"] + listing["cards"]:
+            assert (built.site / entry["page"]).is_file()
+
+
+# ---------------------------------------------------------------- how it builds
+
+
+def test_two_builds_are_byte_identical(built, tmp_path):
+    again = sitebuild.build(ROOT, tmp_path / "site", tmp_path / "build")
+    assert "reused" not in again.log  # a fresh build folder: mkdocs ran again
+    first, second = digest(built.site), digest(again.site)
+    assert first.keys() == second.keys()
+    differ = [name for name in first if first[name] != second[name]]
+    assert not differ, differ[:20]
+
+
+def test_unchanged_languages_are_not_built_again(built, tmp_path):
+    docs = built.work / "de" / "docs" / "rules" / "retrace.md"
+    mtime = docs.stat().st_mtime_ns
+    again = sitebuild.build(ROOT, tmp_path / "site", built.work)
+    for lang in LANGS:
+        assert re.search(rf"^\s+{lang}: unchanged since the last build, reused", again.log, re.M)
+    assert "0 file(s) changed" in again.log
+    assert docs.stat().st_mtime_ns == mtime
+    assert digest(again.site) == digest(built.site)
+
+
+def test_a_failed_build_leaves_the_previous_site_whole(built, tmp_path):
+    project = project_copy(tmp_path)
+    site = project / "site"
+    shutil.copytree(built.site, site)
+    before = digest(site)
+    config = project / "mkdocs.yml"  # mkdocs fails on an unknown Markdown extension
+    text = config.read_text(encoding="utf-8")
+    assert "  - tables\n" in text
+    config.write_text(text.replace("  - tables\n", "  - tables\n  - no_such_markdown_extension\n"), encoding="utf-8")
+    with pytest.raises(BuildError) as err:
+        build_site(project, site, out=io.StringIO())
+    assert "mkdocs failed" in str(err.value)
+    assert digest(site) == before
+    assert sorted(p.name for p in project.iterdir()) == ["build", "content", "mkdocs.yml", "rules", "site", "translations"]
+
+
+def test_bad_data_stops_the_build_before_anything_is_written(built, tmp_path):
+    project = project_copy(tmp_path)
+    site = project / "site"
+    shutil.copytree(built.site, site)
+    before = digest(site)
+    path = project / "rules" / "comprehensive" / "retrace.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("release: '2011-05-01'", "release: 'someday'"), encoding="utf-8")
+    with pytest.raises(DataError) as err:
+        build_site(project, site, out=io.StringIO())
+    assert err.value.problems[0].file == "rules/comprehensive/retrace.yaml"
+    assert digest(site) == before
+
+
+def test_a_folder_that_is_not_a_site_is_never_replaced(tmp_path):
+    victim = tmp_path / "documents"
+    victim.mkdir()
+    (victim / "thesis.txt").write_text("precious", encoding="utf-8")
+    with pytest.raises(BuildError) as err:
+        build_site(ROOT, victim, work=tmp_path / "build", out=io.StringIO())
+    assert SITE_MARKER in str(err.value)
+    assert (victim / "thesis.txt").read_text(encoding="utf-8") == "precious"
+
+
+def test_rulekb_build_with_a_new_language_and_hostile_texts(tmp_path, capsys):
+    """`rulekb build --site-dir`: a language (it) with no texts and no UI catalog builds, showing
+    the English marked; texts with markup show as text."""
+    project = project_copy(tmp_path, HOSTILE)
+    code = cli.main(["--root", str(project), "build", "--site-dir", "public"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    site = project / "public"
+    assert f"open public/index.html" in out or (site / "index.html").as_uri() in out
+    page = (site / "it" / "rules" / "shield.html").read_text(encoding="utf-8")
+    assert '<html lang="it"' in page
+    assert "English — not yet translated" in page and 'lang="en"' in page
+    assert "giugno 2011" in page
+    for path in site.rglob("*.html"):
+        text = path.read_text(encoding="utf-8")
+        assert "<script>alert" not in text and "<i>" not in text, path
+    assert "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;" in (site / "en" / "rules" / "shield.html").read_text("utf-8")
+    title = re.search(r"<title>(.*?)</title>", (site / "en" / "rules" / "shield.html").read_text("utf-8")).group(1)
+    assert title.startswith("702.9 Shield &lt;i&gt;")
+    index = json.loads((site / "it" / "search" / "search_index.json").read_text(encoding="utf-8"))
+    assert index["config"]["lang"] == ["it"]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _fetch(url: str) -> str | None:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as response:
+            return response.read().decode("utf-8")
+    except OSError:
+        return None
+
+
+def _wait_for(url: str, text: str, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        page = _fetch(url)
+        if page is not None and text in page:
+            return True
+        time.sleep(0.3)
+    return False
+
+
+def test_rulekb_serve_rebuilds_when_a_yaml_file_changes(tmp_path):
+    project = project_copy(tmp_path, HOSTILE)
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "rulekb.cli", "--root", str(project), "serve", "--lang", "de",
+                             "--dev-addr", f"127.0.0.1:{port}"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, start_new_session=True)
+    url = f"http://127.0.0.1:{port}/rules/shield.html"
+    try:
+        assert _wait_for(url, "Schild erschien auf einigen Spontanzaubern.", 60), "the server did not start"
+        rule = project / "rules" / "comprehensive" / "shield.yaml"
+        rule.write_text(rule.read_text(encoding="utf-8").replace("auf einigen", "auf manchen"), encoding="utf-8")
+        assert _wait_for(url, "Schild erschien auf manchen Spontanzaubern.", 60), "the page was not rebuilt"
+    finally:  # the whole process group: no server may outlive the test
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()

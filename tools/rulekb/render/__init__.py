@@ -1,0 +1,113 @@
+"""Pipeline stage 5 of 6 (load -> validate -> link -> check -> render -> report): the site's
+pages as text.
+
+`render_site` is pure: from the linked knowledge base, the UI of each language, the termbase,
+the translation-status pages of the report stage and the hand-written pages of ``content/``, it
+returns every generated Markdown page per language, the navigation of each language, and the
+files at the site root (the language picker ``index.html`` and the JSON API under ``api/``),
+all as {relative path: text}. Writing them and running mkdocs is the build's job (`build`).
+
+Modules: `paths` (where pages live, relative links), `markup` (front matter, headings,
+blocks), `text` (a text with its links; which language a page shows), `context` (per-language
+rendering context and unit blocks), `rules`, `cards`, `glossary` (pages), `content`
+(hand-written pages for every language), `api` (JSON), `root` (language picker).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+from ..diagnostics import DataError, Problem
+from ..i18n import UI, N_
+from ..link import LinkedKB
+from . import paths
+from .api import api_files, api_root
+from .cards import card_index, card_page
+from .content import localise_content
+from .context import Lang, Shared
+from .glossary import glossary_page
+from .markup import front_matter
+from .root import root_index
+from .rules import keyword_index, parallel_page, rule_index, rule_page
+
+__all__ = ["RenderedSite", "render_site", "render_language", "paths"]
+
+
+@dataclass(frozen=True)
+class RenderedSite:
+    docs: Mapping[str, Mapping[str, str]]              # lang -> {docs path: Markdown}
+    nav: Mapping[str, tuple[tuple[str, str], ...]]     # lang -> ((title, docs path), ...)
+    files: Mapping[str, str]                           # site-root files: index.html, api/...
+    generated: Mapping[str, frozenset[str]]            # lang -> the docs paths rendered here (not content/)
+
+
+def status_page(ui: UI, markdown: str) -> str:
+    """The translation-status page around the report stage's Markdown."""
+    body = markdown if markdown.lstrip().startswith("# ") else f"# {ui._('Translation status')}\n\n{markdown}"
+    # not searched: its findings quote texts of every language, which would drown the rules' pages
+    return f"{front_matter(ui._('Translation status'), search_exclude=True)}\n\n{body.rstrip()}\n"
+
+
+def render_language(shared: Shared, ui: UI, status_markdown: str | None = None) -> tuple[dict[str, str], dict[str, str]]:
+    """Generated pages and JSON files of one language."""
+    c = Lang(shared, ui)
+    kb = shared.linked.kb
+    docs: dict[str, str] = {}
+    for rule in kb.rules:
+        docs[paths.rule_page(rule.id)] = rule_page(c, rule)
+        docs[paths.parallel_page(rule.id)] = parallel_page(c, rule)
+    for card in kb.cards:
+        docs[paths.card_page(card.id)] = card_page(c, card)
+    docs[paths.RULE_INDEX] = rule_index(c)
+    docs[paths.CARD_INDEX] = card_index(c)
+    docs[paths.KEYWORDS] = keyword_index(c)
+    docs[paths.GLOSSARY] = glossary_page(c)
+    if status_markdown is not None:
+        docs[paths.STATUS] = status_page(ui, status_markdown)
+    return docs, api_files(c)
+
+
+NAV = (  # (UI string, page): the short navigation of every page; rule and card pages stay out
+    (N_("Home"), paths.HOME),
+    (N_("Rules"), paths.RULE_INDEX),
+    (N_("Keyword index"), paths.KEYWORDS),
+    (N_("Cards"), paths.CARD_INDEX),
+    (N_("Glossary"), paths.GLOSSARY),
+    (N_("Translation status"), paths.STATUS),
+    (N_("JSON API"), paths.API_PAGE),
+    (N_("About"), paths.ABOUT),
+)
+
+
+def render_site(linked: LinkedKB, uis: Mapping[str, UI], *, termbase=None,
+                status: Mapping[str, str] | None = None,
+                content: Mapping[str, Mapping[str, str]] | None = None,
+                only: Sequence[str] | None = None) -> RenderedSite:
+    """Every page of every language of the knowledge base (languages from kb.languages), or of
+    the languages in `only`; the site-root files always name every language."""
+    kb = linked.kb
+    shared = Shared.of(linked, termbase)
+    languages = kb.language_codes
+    hand = localise_content(content or {}, languages, uis)
+    docs: dict[str, dict[str, str]] = {}
+    generated_paths: dict[str, frozenset[str]] = {}
+    nav: dict[str, tuple[tuple[str, str], ...]] = {}
+    files: dict[str, str] = {"index.html": root_index(kb, uis), f"{paths.API_FOLDER}/index.json": api_root(kb)}
+    problems = []
+    for lang in (only or languages):
+        ui = uis[lang]
+        generated, api = render_language(shared, ui, (status or {}).get(lang))
+        for path in sorted(set(generated) & set(hand[lang])):
+            origin = next(l for l in (lang, *languages, *sorted(content or {})) if path in (content or {}).get(l, {}))
+            problems.append(Problem(f"content/{origin}/{path}", 1, 1, f"the hand-written page {path} has the path of a generated page",
+                                    "rename or move the hand-written page; generated: rules/, parallel/, cards/, "
+                                    "keywords.md, glossary.md, status.md"))
+        pages = {**hand[lang], **generated}
+        docs[lang] = dict(sorted(pages.items()))
+        generated_paths[lang] = frozenset(generated)
+        files.update(api)
+        nav[lang] = tuple((ui._(title), path) for title, path in NAV if path in pages)
+    if problems:
+        raise DataError(problems)
+    return RenderedSite(docs, nav, dict(sorted(files.items())), generated_paths)

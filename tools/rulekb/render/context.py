@@ -1,0 +1,253 @@
+"""What every page of one language's site is rendered with (render stage): the UI, the inline
+linker, display titles, where each text unit is shown, and the HTML of a unit with its badges
+(untranslated, stale, other versions).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+from markupsafe import Markup, escape
+
+from ..i18n import UI, N_
+from ..link import LinkedKB
+from ..models import SOURCE_LANGUAGE, KnowledgeBase, Rule, Ruling, Status, Unit, UnitKind
+from . import paths
+from .text import CardNames, Inline, Localised, Shown, State, Where, choose, link_index
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a unit is shown: its page, its anchor there, its label and its rule."""
+
+    page: str
+    anchor: str
+    label: str
+    rule: str
+
+
+def unit_anchor(rule: Rule, unit: Unit) -> str:
+    """The id of a unit's element on its rule page: subrules by number (``702.78a``), the
+    rule's own text by the rule number, notes ``n1`` …, title and summary by kind."""
+    kind = unit.kind
+    if kind is UnitKind.SUBRULE:
+        return unit.label
+    if kind in (UnitKind.TEXT, UnitKind.TITLE):
+        return rule.number
+    if kind is UnitKind.NOTE:
+        return unit.id.rsplit(".", 1)[1]
+    return kind.value
+
+
+def places(kb: KnowledgeBase) -> dict[str, Place]:
+    """unit id -> its place; a ruling is shown on the page of its mechanic's rule."""
+    out: dict[str, Place] = {}
+    for rule in kb.rules:
+        for unit in rule.units:
+            out[unit.id] = Place(paths.rule_page(rule.id), unit_anchor(rule, unit), unit.label, rule.id)
+    for ruling in kb.rulings:
+        out[ruling.unit.id] = Place(paths.rule_page(ruling.mechanic), ruling.id, ruling.unit.label, ruling.mechanic)
+    return out
+
+
+@dataclass(frozen=True)
+class Shared:
+    """Computed once for all languages."""
+
+    linked: LinkedKB
+    links: Mapping
+    cards: CardNames
+    places: Mapping[str, Place]
+    rulings_by_mechanic: Mapping[str, tuple[Ruling, ...]]
+    rulings_by_card: Mapping[str, tuple[Ruling, ...]]
+    termbase: object | None
+    units: Mapping[str, Unit]
+    ruling_of_unit: Mapping[str, Ruling]
+    inline: Inline = field(init=False)
+    _chosen: dict = field(init=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "inline", Inline(self.linked, self.links, self.cards, self.termbase))
+
+    def choose(self, unit: Unit, lang: str) -> Shown:
+        """What a page in `lang` shows for `unit`, computed once."""
+        key = (unit.id, lang)
+        found = self._chosen.get(key)
+        if found is None:
+            found = self._chosen[key] = choose(unit, lang, self.linked.kb.language_codes)
+        return found
+
+    @classmethod
+    def of(cls, linked: LinkedKB, termbase=None) -> "Shared":
+        kb = linked.kb
+        by_mechanic: dict[str, list[Ruling]] = {}
+        by_card: dict[str, list[Ruling]] = {}
+        for ruling in kb.rulings:
+            by_mechanic.setdefault(ruling.mechanic, []).append(ruling)
+            for card in ruling.cards:
+                by_card.setdefault(card, []).append(ruling)
+        order = lambda rs: tuple(sorted(rs, key=lambda r: (r.date, r.id)))  # noqa: E731
+        return cls(linked, link_index(linked), CardNames(kb.cards), places(kb),
+                   {k: order(v) for k, v in by_mechanic.items()}, {k: order(v) for k, v in by_card.items()}, termbase,
+                   {u.id: u for u in kb.units()}, {r.unit.id: r for r in kb.rulings})
+
+
+STATUS_LABELS = {
+    Status.OFFICIAL: N_("official text"),
+    Status.COMMUNITY: N_("community text"),
+    Status.DRAFT: N_("draft translation"),
+    Status.MACHINE: N_("machine translation, not reviewed"),
+}
+
+
+class Lang:
+    """The rendering context of one language's site."""
+
+    def __init__(self, shared: Shared, ui: UI):
+        self.shared = shared
+        self.kb: KnowledgeBase = shared.linked.kb
+        self.ui = ui
+        self.lang = ui.lang
+        self.order: Sequence[str] = self.kb.language_codes
+        self.title_shown: dict[str, Shown | None] = {
+            r.id: self.shared.choose(r.title, self.lang) if r.title else None for r in self.kb.rules}
+        self.titles: dict[str, str] = {
+            rid: (s.variant.text if s and s.variant else "") for rid, s in self.title_shown.items()}
+        self.inline = Localised(shared.inline, ui, self.titles)
+        self._titles_html: dict[str, Markup] = {}
+        _ = ui._
+        self.status_labels = {status: _(label) for status, label in STATUS_LABELS.items()}
+
+    # ------------------------------------------------------------ helpers
+
+    def choose(self, unit: Unit, lang: str | None = None) -> Shown:
+        return self.shared.choose(unit, lang or self.lang)
+
+    def rule_name(self, rule: Rule) -> str:
+        """"702.78 Retrace" in this language (English when the title is untranslated)."""
+        title = self.titles.get(rule.id, "")
+        return f"{rule.number} {title}".strip()
+
+    def source_title(self, source_id: str) -> str:
+        source = self.kb.sources.get(source_id)
+        return source.title if source else source_id
+
+    def badge(self, shown: Shown) -> Markup:
+        _ = self.ui._
+        if shown.state is State.FALLBACK:
+            text = self.ui.capitalised(_("{language} — not yet translated").format(language=self.ui.language_name(shown.lang or "")))
+            return self._badge("untranslated", text, _("There is no text in this language yet; the text is shown in the language of its source."))
+        if shown.state is State.STALE:
+            return self._badge("stale", _("Stale: the English has changed"),
+                               _("This translation was made from an older English text; compare it with the current English below."))
+        if shown.state is State.MISSING:
+            return self._badge("missing", _("No text in any language"))
+        if shown.variant is not None and shown.variant.status in (Status.DRAFT, Status.MACHINE):
+            return self._badge("draft", self.status_labels[shown.variant.status])
+        return Markup("")
+
+    @staticmethod
+    def _badge(kind: str, text: str, title: str | None = None) -> Markup:
+        tip = f' title="{escape(title)}"' if title else ""
+        return Markup(f'<span data-search-exclude class="rulekb-badge rulekb-badge--{kind}"{tip}>{escape(text)}</span>')
+
+    def text_html(self, shown: Shown, where: Where, variant_index: int = 0) -> Markup:
+        variant = shown.unit.variants[shown.lang][variant_index] if shown.lang else None
+        if variant is None:
+            return Markup("")
+        return self.inline.html(variant.text, shown.unit.id, shown.lang, variant_index, where)  # type: ignore[arg-type]
+
+    def meta_title(self, shown: Shown) -> str:
+        v = shown.variant
+        if v is None:
+            return ""
+        return f"{self.ui._('Source')}: {self.source_title(v.source)} · {self.status_labels[v.status]}"
+
+    def unit_block(self, unit: Unit, where: Where, *, anchor: str | None, label: str | None, kind: str) -> Markup:
+        """A unit as a block: badges, the text (with `lang` of the text shown), the current
+        English of a stale translation, and other versions of the text."""
+        _ = self.ui._
+        shown = self.choose(unit)
+        id_attr = f' id="{escape(anchor)}"' if anchor else ""
+        parts = [f'<div class="rulekb-unit rulekb-unit--{kind} rulekb-state--{shown.state.value}"{id_attr}>']
+        badge = self.badge(shown)
+        if badge:
+            parts.append(f'<div class="rulekb-badges">{badge}</div>')
+        number = (f'<a class="rulekb-num" href="#{escape(anchor)}" title="{escape(self.meta_title(shown))}">{escape(label)}</a> '
+                  if label and anchor else "")
+        if shown.variant is None:
+            parts.append(f'<p class="rulekb-text rulekb-text--missing">{number}{escape(_("— no text —"))}</p>')
+        else:
+            parts.append(f'<p class="rulekb-text" lang="{shown.lang}">{number}{self.text_html(shown, where)}</p>')
+        if shown.state is State.STALE and shown.english is not None:
+            english = Shown(unit, shown.english, SOURCE_LANGUAGE, State.SOURCE, shown.english)
+            parts.append(f'<details class="rulekb-english"><summary>{escape(_("The current English text this translation should match"))}'
+                         f'</summary><p class="rulekb-text" lang="en">{self.text_html(english, where)}</p></details>')
+        others = self.alternatives(shown, where)
+        if others:
+            parts.append(str(others))
+        parts.append("</div>")
+        return Markup("\n".join(parts))
+
+    def alternatives(self, shown: Shown, where: Where) -> Markup:
+        """Other versions of the text in the language shown (an older wording, a second
+        published translation): never dropped, shown folded."""
+        if shown.lang is None:
+            return Markup("")
+        others = shown.unit.variants.get(shown.lang, ())[1:]
+        if not others:
+            return Markup("")
+        _ = self.ui._
+        items = []
+        for i, variant in enumerate(others, start=1):
+            meta = [f"{escape(_('Source'))}: {escape(self.source_title(variant.source))}", str(escape(self.status_labels[variant.status]))]
+            if variant.note:
+                meta.append(f'<span lang="en">{escape(variant.note)}</span>')
+            items.append(f'<div class="rulekb-alt"><p class="rulekb-text" lang="{shown.lang}">'
+                         f'{self.inline.html(variant.text, shown.unit.id, shown.lang, i, where)}</p>'
+                         f'<p class="rulekb-meta">{" · ".join(meta)}</p></div>')
+        summary = self.ui.ngettext("{n} other version of this text", "{n} other versions of this text", len(others)).format(n=len(others))
+        return Markup(f'<details class="rulekb-alternatives"><summary>{escape(summary)}</summary>{"".join(items)}</details>')
+
+    def inline_title(self, rule: Rule) -> Markup:
+        """A rule's title for headings and links, marked when it is not in this language."""
+        found = self._titles_html.get(rule.id)
+        if found is None:
+            shown = self.title_shown.get(rule.id)
+            if shown is None or shown.variant is None:
+                found = Markup("")
+            else:
+                found = Markup(f'<span lang="{shown.lang}">{escape(shown.variant.text)}</span>')
+                if shown.state in (State.FALLBACK, State.STALE):
+                    found += Markup(" ") + self.badge(shown)
+            self._titles_html[rule.id] = found
+        return found
+
+    def unit_name(self, unit: Unit, short: bool = False) -> str:
+        """A unit's label in this language: "702.78a", "702.78 Note 1" ("Note 1" when `short`,
+        on the rule's own page), "Ruling of 19. Januar 2018"."""
+        _ = self.ui._
+        kind = unit.kind
+        if kind is UnitKind.RULING:
+            ruling = self.shared.ruling_of_unit.get(unit.id)
+            return _("Ruling of {date}").format(date=self.ui.date(ruling.date)) if ruling else unit.label
+        place = self.shared.places.get(unit.id)
+        rule = self.kb.rule(place.rule) if place else None
+        prefix = "" if short or rule is None else f"{rule.number} "
+        if kind is UnitKind.NOTE:
+            return prefix + _("Note {n}").format(n=unit.id.rsplit(".", 1)[1][1:])
+        if kind is UnitKind.SUMMARY:
+            return prefix + _("Summary")
+        if kind is UnitKind.TITLE:
+            return prefix + _("Title")
+        if kind is UnitKind.TEXT and rule is not None:
+            return rule.number
+        return unit.label
+
+    def translated_counts(self, rule: Rule) -> dict[State, int]:
+        counts: dict[State, int] = {}
+        for unit in rule.units:
+            state = self.choose(unit).state
+            counts[state] = counts.get(state, 0) + 1
+        return counts
