@@ -22,10 +22,15 @@ install: $(VENV)/.installed
 install-test: $(VENV)/.installed-test
 
 site: $(VENV)/.installed
-	$(BIN)/rulekb validate
+	$(BIN)/rulekb build
 
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest
+
+# `make bench`: the whole Comprehensive Rules (../shared/data, 2026-01-16) imported beside the seed content
+# into build/bench/fullcr, then import, validate, check and build timed (README, "Rules releases and import").
+bench: $(VENV)/.installed
+	$(BIN)/python benchmarks/bench.py
 
 clean:
 	rm -rf site build .pytest_cache

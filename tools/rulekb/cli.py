@@ -13,12 +13,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
-from . import __version__
+from . import __version__, languages, po
 from .diagnostics import DataError
 from .link import link
 from .models import SOURCE_LANGUAGE, KnowledgeBase, Unit, english_hash
 from .refs import is_rule_number
 from .validate import load_knowledge_base
+from .check import command as check_command
+from . import build as site_build
+from .importers import command as import_command
 
 EXIT_OK, EXIT_FINDINGS, EXIT_DATA = 0, 1, 2
 
@@ -78,6 +81,8 @@ def cmd_show(args: argparse.Namespace) -> int:
     if not is_rule_number(args.ref):
         print(f"error: '{args.ref}' is not a rule number; write it like 702.78 or 702.78a", file=sys.stderr)
         return EXIT_DATA
+    if args.release:
+        return import_command.show_release(args, kb)
     found = link(kb).lookup(args.ref)
     if found is None:
         numbers = ", ".join(sorted({r.number for r in kb.rules} | {h.number for r in kb.rules for h in r.history}))
@@ -129,6 +134,9 @@ def _args_show(p: argparse.ArgumentParser) -> None:
     group = p.add_mutually_exclusive_group()
     group.add_argument("--lang", help="the language to show (default: en)")
     group.add_argument("--all-languages", action="store_true", help="show every language side by side")
+    p.add_argument("--release", metavar="YYYY-MM-DD",
+                   help="what the number is in that rules release, where the rules that had it are there, and the "
+                        "texts as they were (exit 1 when the knowledge base cannot tell)")
 
 
 def _args_hash(p: argparse.ArgumentParser) -> None:
@@ -139,6 +147,16 @@ COMMANDS: tuple[Command, ...] = (
     Command("validate", "load and check the YAML data; print counts", cmd_validate, lambda p: None),
     Command("show", "print a rule or subrule with its source and status", cmd_show, _args_show),
     Command("hash", "print the English hash a translation records as translated_from", cmd_hash, _args_hash),
+    Command("po", "translators' gettext catalogs: po export LANG, po import FILE", po.run, po.arguments),
+    Command("lang", "languages: lang add CODE registers one", languages.run, languages.arguments),
+    Command("check", "translation QA: run the checks, report findings (exit 1 on errors)", check_command.run,
+            check_command.arguments),
+    Command("build", "build the static site, one mkdocs site per language, into site/", site_build.run,
+            site_build.arguments),
+    Command("serve", "serve one language of the site (--lang de); rebuilds when a YAML file changes", site_build.serve,
+            site_build.serve_arguments),
+    Command("import", "import official data: import cr FILE (a rules release), import mtgjson FILE (cards, rulings)",
+            import_command.run, import_command.arguments),
 )
 
 
