@@ -21,8 +21,18 @@ $(VENV)/.installed-test: pyproject.toml $(VENV)/.installed
 install: $(VENV)/.installed
 install-test: $(VENV)/.installed-test
 
+# The QA reports go to reports/ (generated, never committed); `rulekb check` exits 1 when
+# error findings remain, which is a result to read, not a failed build.
 site: $(VENV)/.installed
 	$(BIN)/rulekb build
+	@mkdir -p reports
+	@for fmt in json html junit text; do \
+	  ext=$$fmt; [ $$fmt = junit ] && ext=xml; [ $$fmt = text ] && ext=txt; \
+	  $(BIN)/rulekb check --format $$fmt --output reports/qa.$$ext; rc=$$?; \
+	  [ $$rc -le 1 ] || exit $$rc; \
+	done
+	@echo "QA reports: reports/qa.html (open in a browser), reports/qa.json, reports/qa.xml (JUnit), reports/qa.txt"
+	@echo "translation status per language: site/<lang>/status.html; the site: site/index.html"
 
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest
@@ -33,4 +43,4 @@ bench: $(VENV)/.installed
 	$(BIN)/python benchmarks/bench.py
 
 clean:
-	rm -rf site build .pytest_cache
+	rm -rf site build reports .pytest_cache
