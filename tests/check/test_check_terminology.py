@@ -93,11 +93,16 @@ UNTRANSLATED = [
     ("en", "Casting a spell using its Zurückverfolgen ability follows the rules.", False),  # the source is not checked
     ("fr", "Lancer un sort en utilisant sa capacité de Zurückverfolgen suit les règles.", True),
     ("de", "Das Wirken eines Zauberspruchs mit seiner Pistage-Fähigkeit folgt den Regeln.", True),
+    # zone and game terms too, not only keywords
+    ("fr", "Une carte avec le pistage lancée depuis votre graveyard suit les règles.", True),
+    ("de", "Du kannst diese Karte von deinem graveyard wirken.", True),
+    ("fr", "Une carte avec le pistage lancée depuis votre cimetière suit les règles.", False),
+    ("de", "Lege die Karte in ein Land deiner Wahl.", False),  # 'Land' is German too
 ]
 
 
 @pytest.mark.parametrize("lang,text,expected", UNTRANSLATED)
-def test_untranslated_keyword(lang, text, expected):
+def test_untranslated_term(lang, text, expected):
     issues = codes_for("terminology.untranslated", lang, text)
     assert bool(issues) is expected
     if expected:

@@ -159,8 +159,9 @@ def old_wording(ctx: Context) -> Iterator[Issue]:
 
 
 def untranslated(ctx: Context) -> Iterator[Issue]:
-    """A keyword or keyword action of another language in a translation: an English one left
-    untranslated, or e.g. a German one in a French text."""
+    """A term of another language in a translation: an English keyword, action or game term
+    left untranslated ('graveyard' in a French text), or e.g. a German one in a French text.
+    Words that are also a term of the text's own language ('explore', 'Land') do not count."""
     foreign = _foreign_sentences(ctx)
     own_forms = {lang: {f.casefold() for c in ctx.termbase.concepts for term in c.terms.get(lang, ()) for f in term.forms}
                  for lang in ctx.languages}
@@ -173,7 +174,7 @@ def untranslated(ctx: Context) -> Iterator[Issue]:
             for m in ctx.termbase.find_terms(t.text, other):
                 concept = ctx.termbase.concept(m.concept_id)
                 found = t.text[m.start:m.end]
-                if concept is None or concept.kind == "term" or found.casefold() in own_forms[t.lang]:
+                if concept is None or found.casefold() in own_forms[t.lang]:
                     continue
                 if (m.concept_id, other) in seen or any(s <= m.start < e for s, e in foreign(t)):
                     continue  # reported once; or inside a sentence the language check reports
