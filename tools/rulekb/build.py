@@ -7,8 +7,9 @@ into the static site, one mkdocs-material site per language.
 3. write them into the build folder ``build/<lang>/docs/`` (a file is rewritten only when its
    text changed), with a generated ``build/<lang>/mkdocs.yml`` that INHERITs the root
    ``mkdocs.yml`` and sets the language, its search stemmer and its navigation. A generated
-   page is written as a Markdown skeleton (headings, placeholders) and its HTML blocks
-   (``build/<lang>/blocks/``), which the rulekb plugin puts back after Markdown: Markdown
+   page is written as a Markdown skeleton (headings, placeholders) and its HTML blocks (all
+   pages' in one file, ``build/<lang>/blocks.json``: thousands of small files are slow to
+   write), which the rulekb plugin puts back after Markdown: Markdown
    never parses the texts, and is not slowed down by thousands of HTML blocks;
 4. run mkdocs for the languages in parallel processes; a language whose inputs did not change
    since its last build (same fingerprint) is not built again;
@@ -50,7 +51,8 @@ CONTENT_FOLDER = "content"
 ROOT_CONFIG = "mkdocs.yml"
 SITE_MARKER = ".rulekb-site"     # marks a folder as a site this command built (and may replace)
 FINGERPRINT = "fingerprint"
-BLOCKS = "blocks"                # build/<lang>/blocks/<page>.md.json: the HTML blocks of a generated page
+INPUTS = "inputs.sha256"          # build/<lang>/inputs.sha256: the digest of its docs and blocks, as written
+BLOCKS = "blocks.json"           # build/<lang>/blocks.json: {docs path: the HTML blocks of that generated page}
 
 
 class BuildError(Exception):
@@ -128,6 +130,47 @@ def status_pages(root: Path, kb: KnowledgeBase, uis: Mapping[str, UI], termbase=
     return {lang: status_markdown(result, kb, lang, gettext=uis[lang]._) for lang in (languages or kb.language_codes)}
 
 
+def status_pages_in_child(root: Path, kb: KnowledgeBase, uis: Mapping[str, UI], termbase=None,
+                          languages: Sequence[str] | None = None) -> Callable[[], dict[str, str]]:
+    """`status_pages` started in a forked child process; returns the function that waits for
+    its pages (and raises the DataError of the child, e.g. a broken waiver file). Where a
+    process cannot be forked, the pages are made at once."""
+    import multiprocessing
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pages = status_pages(root, kb, uis, termbase, languages)
+        return lambda: pages
+    receive, send = multiprocessing.get_context("fork").Pipe(duplex=False)
+
+    def child() -> None:
+        try:
+            send.send(("ok", status_pages(root, kb, uis, termbase, languages)))
+        except DataError as exc:
+            send.send(("data-error", list(exc.problems)))
+        except BaseException as exc:  # noqa: BLE001  (reported by the parent)
+            import traceback
+            send.send(("failed", "".join(traceback.format_exception(exc))))
+
+    process = multiprocessing.get_context("fork").Process(target=child, name="rulekb-checks", daemon=True)
+    process.start()
+    send.close()
+
+    def wait() -> dict[str, str]:
+        try:
+            kind, value = receive.recv()
+        except EOFError:
+            kind, value = "failed", f"the QA process ended with exit code {process.exitcode} and no result"
+        finally:
+            process.join()
+            receive.close()
+        if kind == "data-error":
+            raise DataError(value)
+        if kind == "failed":
+            raise BuildError(f"the translation QA failed:\n{value}")
+        return value
+
+    return wait
+
+
 def source_date_epoch(kb: KnowledgeBase) -> int:
     """A build date that depends on the data only (newest date in it), for reproducible output."""
     dates = [r.release for r in kb.rules] + [r.date for r in kb.rulings]
@@ -170,7 +213,7 @@ def language_config(root: Path, work: Path, lang: str, kb: KnowledgeBase, ui: UI
         "nav": [{str(escape_html(title)): path} for title, path in nav],
         "plugins": {
             "search": {"lang": [lang if lang in lunr_languages() else "en"]},
-            "rulekb": {"lang": lang, "root": rel(root), "regenerate": regenerate, "blocks_dir": BLOCKS,
+            "rulekb": {"lang": lang, "root": rel(root), "regenerate": regenerate, "blocks_file": BLOCKS,
                        "languages": [[l.code, l.name] for l in kb.languages]},
         },
         # `alternate: true` shows the language menu; its links are per page (templates/partials/alternate.html)
@@ -224,10 +267,24 @@ def tree_digest(folder: Path) -> str:
     return digest.hexdigest()
 
 
+def files_digest(files: Mapping[str, bytes]) -> str:
+    """The digest of a folder's files given in memory (what `tree_digest` gives once written)."""
+    digest = hashlib.sha256()
+    for rel in sorted(files):
+        digest.update(rel.encode() + b"\0" + files[rel] + b"\0")
+    return digest.hexdigest()
+
+
 def fingerprint(folder: Path, root: Path, epoch: int) -> str:
-    """Everything a language's mkdocs output depends on."""
+    """Everything a language's mkdocs output depends on. The digest of its docs and blocks is
+    the one `write_language` noted (it wrote them), not read back from disk."""
     versions = [f"{name}={_version(name)}" for name in ("mkdocs", "mkdocs-material", "Markdown", "pymdown-extensions")]
-    parts = [tree_digest(folder / "docs"), tree_digest(folder / BLOCKS), (folder / "mkdocs.yml").read_text("utf-8"), (root / ROOT_CONFIG).read_text("utf-8"),
+    try:
+        written = (folder / INPUTS).read_text("utf-8")
+    except FileNotFoundError:
+        blocks = folder / BLOCKS
+        written = tree_digest(folder / "docs") + (hashlib.sha256(blocks.read_bytes()).hexdigest() if blocks.is_file() else "")
+    parts = [written, (folder / "mkdocs.yml").read_text("utf-8"), (root / ROOT_CONFIG).read_text("utf-8"),
              tree_digest(TEMPLATES), __version__, str(epoch), sys.version, *versions]
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
@@ -252,8 +309,10 @@ class Prepared:
     epoch: int
 
 
-def prepare(root: Path, languages: Sequence[str] | None = None) -> Prepared:
-    """Steps 1 and 2: load everything and render (raises DataError on bad input)."""
+def prepare(root: Path, languages: Sequence[str] | None = None, *, concurrent_checks: bool = False) -> Prepared:
+    """Steps 1 and 2: load everything and render (raises DataError on bad input). With
+    `concurrent_checks` the QA of the status pages runs in a child process while the pages
+    are rendered (two processor cores: one each)."""
     kb = load_knowledge_base(root)
     if languages:
         unknown = [code for code in languages if code not in kb.language_codes]
@@ -264,7 +323,8 @@ def prepare(root: Path, languages: Sequence[str] | None = None) -> Prepared:
     uis = load_uis(root, kb.languages)
     termbase = load_termbase_if_any(root, kb)
     pages, assets = read_content(root)
-    status = status_pages(root, kb, uis, termbase, languages)
+    status = (status_pages_in_child(root, kb, uis, termbase, languages) if concurrent_checks
+              else status_pages(root, kb, uis, termbase, languages))
     site = render_site(linked, uis, termbase=termbase, status=status, content=pages, only=languages)
     return Prepared(kb, linked, uis, site, assets, source_date_epoch(kb))
 
@@ -273,16 +333,18 @@ def write_language(root: Path, work: Path, prepared: Prepared, lang: str, *, reg
     """Step 3 for one language: its docs folder and mkdocs.yml; returns the files changed."""
     folder = work / lang
     files: dict[str, bytes] = {}
-    blocks: dict[str, bytes] = {}
+    blocks: dict[str, list[str]] = {}
     generated = prepared.site.generated[lang]
     for path, text in prepared.site.docs[lang].items():
         if path in generated:
             text, html = split_blocks(text)
-            blocks[path + ".json"] = (json.dumps(html, ensure_ascii=False) + "\n").encode("utf-8")
+            blocks[path] = html
         files[path] = text.encode("utf-8")
     for rel, source in _assets_for(prepared.assets, lang, prepared.kb.language_codes).items():
         files.setdefault(rel, source.read_bytes())
-    changed = sync_tree(folder / "docs", files) + sync_tree(folder / BLOCKS, blocks)
+    blocks_json = (json.dumps(blocks, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
+    changed = sync_tree(folder / "docs", files) + write_if_changed(folder / BLOCKS, blocks_json)
+    write_if_changed(folder / INPUTS, (files_digest(files) + hashlib.sha256(blocks_json).hexdigest()).encode())
     config = language_config(root, work, lang, prepared.kb, prepared.uis[lang], prepared.site.nav[lang], regenerate=regenerate)
     changed += write_if_changed(folder / "mkdocs.yml", config.encode("utf-8"))
     return changed
@@ -328,6 +390,13 @@ def run_mkdocs(folder: Path, epoch: int) -> tuple[float, int]:
     return time.monotonic() - start, pages
 
 
+def default_jobs(languages: int) -> int:
+    """How many mkdocs processes run at once: every language, up to twice the CPUs. The
+    languages are of equal size, so three at once on two cores end together after 1.5 times
+    one language's time, where two and then one take twice that time."""
+    return max(1, min(languages, 2 * (os.cpu_count() or 1)))
+
+
 def build_languages(root: Path, work: Path, prepared: Prepared, languages: Sequence[str], jobs: int,
                     progress: Progress) -> tuple[LanguageBuild, ...]:
     """Step 4: mkdocs per language, in parallel processes; unchanged languages are reused."""
@@ -360,18 +429,19 @@ def build_languages(root: Path, work: Path, prepared: Prepared, languages: Seque
 
 
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)
+ZIP_LEVEL = 1   # deflate level: twice as fast as 6 on the whole rules (about 15 % larger), the archive is on the critical path
 
 
 def write_zip(folder: Path, target: Path, top: str = "rulekb-site") -> None:
     """The whole site as one archive: sorted entries, fixed timestamps and permissions."""
     files = sorted((p for p in folder.rglob("*") if p.is_file() and p != target), key=lambda p: p.relative_to(folder).as_posix())
-    with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=6) as archive:
+    with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=ZIP_LEVEL) as archive:
         for path in files:
             info = zipfile.ZipInfo(f"{top}/{path.relative_to(folder).as_posix()}", date_time=ZIP_DATE)
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
             info.create_system = 3
-            archive.writestr(info, path.read_bytes(), compress_type=zipfile.ZIP_DEFLATED, compresslevel=6)
+            archive.writestr(info, path.read_bytes(), compress_type=zipfile.ZIP_DEFLATED, compresslevel=ZIP_LEVEL)
 
 
 def _link_or_copy(source: str, target: str) -> None:
@@ -381,15 +451,21 @@ def _link_or_copy(source: str, target: str) -> None:
         shutil.copy2(source, target)
 
 
-def assemble(work: Path, staging: Path, prepared: Prepared, languages: Sequence[str]) -> None:
-    """Step 5a: the complete new site in `staging`."""
+def write_root_files(staging: Path, prepared: Prepared) -> None:
+    """Step 5a, first part: the new site folder with its root files (``index.html``, the JSON
+    API). It runs while mkdocs builds the languages: writing thousands of files is disk time,
+    mkdocs is processor time."""
     staging.mkdir(parents=True)
-    for lang in languages:
-        shutil.copytree(work / lang / "site", staging / lang, copy_function=_link_or_copy)
     for rel, text in prepared.site.files.items():
         path = staging / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(text.encode("utf-8"))
+
+
+def assemble(work: Path, staging: Path, languages: Sequence[str]) -> None:
+    """Step 5a: the complete new site in `staging` (which `write_root_files` started)."""
+    for lang in languages:
+        shutil.copytree(work / lang / "site", staging / lang, copy_function=_link_or_copy)
     (staging / SITE_MARKER).write_text("built by `rulekb build`; this folder is replaced as a whole by the next build\n")
     write_zip(staging, staging / paths.ARCHIVE)
 
@@ -439,7 +515,7 @@ def build_site(root: Path, site_dir: Path, *, work: Path | None = None, language
 
     progress.say("[1/5] loading rules/, translations/ and content/ …")
     step = time.monotonic()
-    prepared = prepare(root, languages)
+    prepared = prepare(root, languages, concurrent_checks=True)
     kb = prepared.kb
     langs = tuple(languages or kb.language_codes)
     progress.say(f"      {len(kb.rules)} rules, {len(kb.cards)} cards, {len(kb.rulings)} rulings; "
@@ -449,19 +525,24 @@ def build_site(root: Path, site_dir: Path, *, work: Path | None = None, language
 
     progress.say("[2/5] writing pages into the build folder …")
     step = time.monotonic()
-    changed = sum(write_language(root, work, prepared, lang) for lang in langs)
+    with ThreadPoolExecutor(max_workers=len(langs)) as writers:   # mostly disk time: the languages side by side
+        changed = sum(writers.map(lambda lang: write_language(root, work, prepared, lang), langs))
     counts = ", ".join(f"{lang} {len(prepared.site.docs[lang])}" for lang in langs)
     progress.say(f"      pages: {counts}; {changed} file(s) changed ({time.monotonic() - step:.1f} s)")
 
-    progress.say(f"[3/5] building the language sites with mkdocs ({min(jobs or os.cpu_count() or 1, len(langs))} at a time) …")
-    built = build_languages(root, work, prepared, langs, jobs or os.cpu_count() or 1, progress)
-
-    progress.say("[4/5] assembling the site, the JSON API and the archive …")
+    jobs = jobs or default_jobs(len(langs))
     staging = site_dir.with_name(f".{site_dir.name}.new")
     if staging.exists():
         shutil.rmtree(staging)
     try:
-        assemble(work, staging, prepared, langs)
+        with ThreadPoolExecutor(max_workers=1) as writer:   # the site root files, while mkdocs runs
+            root_files = writer.submit(write_root_files, staging, prepared)
+            progress.say(f"[3/5] building the language sites with mkdocs ({min(jobs, len(langs))} at a time) …")
+            built = build_languages(root, work, prepared, langs, jobs, progress)
+            root_files.result()
+
+        progress.say("[4/5] assembling the site, the JSON API and the archive …")
+        assemble(work, staging, langs)
         files = [p for p in staging.rglob("*") if p.is_file()]
         size = sum(p.stat().st_size for p in files)
         progress.say(f"[5/5] replacing {site_dir} …")
@@ -488,7 +569,7 @@ def _shown_path(path: Path) -> str:
 
 def arguments(p) -> None:
     p.add_argument("--site-dir", default="site", help="where to put the site (default: site/ in the project folder)")
-    p.add_argument("--jobs", type=int, default=None, help="languages built at the same time (default: one per CPU)")
+    p.add_argument("--jobs", type=int, default=None, help="languages built at the same time (default: all, up to two per CPU)")
 
 
 def run(args) -> int:

@@ -7,7 +7,7 @@ Hooks, each small:
 - ``on_pre_build``: under `rulekb serve` (``regenerate: true``), renders the pages again from
   the YAML before each rebuild, so that an edited rule shows on reload; a data problem is
   reported with file and line and the previous pages stay;
-- ``on_page_content``: puts the HTML blocks of a generated page (``blocks_dir``, written by
+- ``on_page_content``: puts the HTML blocks of a generated page (``blocks_file``, written by
   `rulekb build`) in place of their placeholder paragraphs, and records their ids as the page's
   anchors (for mkdocs' anchor validation);
 - ``on_page_context``: the page's links to the same page in the other languages (relative, so
@@ -38,7 +38,7 @@ class RulekbConfig(Config):
     languages = c.Type(list, default=[])     # [[code, name], ...] in the knowledge base's order
     root = c.Type(str, default="")           # the project folder, relative to the config file
     regenerate = c.Type(bool, default=False)
-    blocks_dir = c.Type(str, default="")     # relative to the config file
+    blocks_file = c.Type(str, default="")    # {docs path: [HTML block, ...]}, relative to the config file
 
 
 def alternates(dest_uri: str, lang: str, languages: list[list[str]]) -> list[dict[str, str | bool]]:
@@ -86,7 +86,10 @@ class RulekbPlugin(BasePlugin[RulekbConfig]):
                 files.remove(file)
         return files
 
+    _blocks: dict[str, list[str]] | None = None
+
     def on_pre_build(self, config):
+        self._blocks = None   # read again: `rulekb serve` rewrites the file before each rebuild
         if not self.config.regenerate:
             return
         from .build import prepare, write_language
@@ -101,14 +104,19 @@ class RulekbPlugin(BasePlugin[RulekbConfig]):
         write_language(root, config_dir.parent, prepared, self.config.lang, regenerate=True)
 
     def on_page_content(self, html, page, config, files):
-        if not self.config.blocks_dir or "rulekb-block-" not in html:
+        if not self.config.blocks_file or "rulekb-block-" not in html:
             return html
-        path = Path(config.config_file_path).parent / self.config.blocks_dir / (page.file.src_uri + ".json")
-        try:
-            blocks = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise PluginError(f"rulekb: {page.file.src_uri} has placeholders but its blocks file {path} "
-                              f"does not load ({exc}); run `rulekb build` again") from None
+        path = Path(config.config_file_path).parent / self.config.blocks_file
+        if self._blocks is None:
+            try:
+                self._blocks = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError) as exc:
+                raise PluginError(f"rulekb: {page.file.src_uri} has placeholders but the blocks file {path} "
+                                  f"does not load ({exc}); run `rulekb build` again") from None
+        blocks = self._blocks.get(page.file.src_uri)
+        if blocks is None:
+            raise PluginError(f"rulekb: {page.file.src_uri} has placeholders but no blocks in {path}; "
+                              "run `rulekb build` again")
         try:
             html = _PLACEHOLDER.sub(lambda m: blocks[int(m.group(1))], html)
         except IndexError:

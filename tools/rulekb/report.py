@@ -459,6 +459,121 @@ def _group_link(ix: _Index, group: str, prefix: str) -> str:
     return f"{prefix}rules/{mechanic}.md" if ix.kb.rule(mechanic) else ""
 
 
+def _row_key(row) -> str:
+    return row.id if row.kind == "rule" else "rulings:" + row.id
+
+
+def _has_text(cell: Cell) -> bool:
+    """Whether a language has any text (up to date or stale) in a row of the coverage."""
+    return bool(cell.translated or cell.stale)
+
+
+def _translated_rows(coverage: Coverage) -> Coverage:
+    """The coverage of the rows that some target language has a text in: the chart of the
+    status page. The rows nobody has translated yet (most of an imported rules release) are
+    listed apart, as links (`_untouched_list`)."""
+    targets = [lang for lang in coverage.languages if lang != SOURCE_LANGUAGE]
+    rows = tuple(row for row in coverage.rows if any(_has_text(row.cells[lang]) for lang in targets))
+    return Coverage(coverage.languages, rows, coverage.totals)
+
+
+def _untouched_list(rows: Sequence, lang: str, ix: _Index, titles: Mapping[str, str], link_prefix: str,
+                    _: Callable[[str], str]) -> list[str]:
+    """The rules without any text in `lang`, folded: one link each, not a table row each."""
+    if not rows:
+        return []
+    links = []
+    for row in rows:
+        key = _row_key(row)
+        target = _group_link(ix, key, link_prefix)
+        label = esc(titles[key])
+        links.append(f'<a href="{esc(target[:-3] + ".html" if target.endswith(".md") else target)}">{label}</a>'
+                     if target else label)
+    summary = _("Without any text in this language: {n}").format(n=len(rows))
+    return [f'<div class="rulekb-qa"><details><summary>{esc(summary)}</summary><p>{", ".join(links)}</p></details></div>', ""]
+
+
+def _coverage_section(result: CheckResult, lang: str, ix: _Index, link_prefix: str,
+                      _: Callable[[str], str]) -> tuple[list[str], set[str]]:
+    """The coverage chart (rows with a translation), the table of the rows with a text in this
+    language, and the folded list of the others; with the keys (`_row_key`) of those others."""
+    titles = {_row_key(row): ix.group_title(_row_key(row), lang) for row in result.coverage.rows}
+    out = [f"## {md_escape(_('Coverage'))}", ""]
+    chart = _translated_rows(result.coverage)
+    if chart.rows:
+        out += [f'<div class="rulekb-qa">{coverage_svg(chart, titles)}</div>', ""]
+    header = [_("Rule"), _("up to date"), _("stale"), _("missing"), "%"]
+    out.append("| " + " | ".join(md_escape(h) for h in header) + " |")
+    out.append("|" + "---|" * len(header))
+    untouched = []
+    for row in result.coverage.rows:
+        cell = row.cells[lang]
+        if not _has_text(cell) and cell.total:
+            untouched.append(row)
+            continue
+        key = _row_key(row)
+        target = _group_link(ix, key, link_prefix)
+        name = md_escape(titles[key])
+        label = f"[{name}]({target})" if target else name
+        out.append(f"| {label} | {cell.translated} | {cell.stale} | {cell.missing} | {cell.percent}% |")
+    total = result.coverage.totals[lang]
+    out.append(f"| **{md_escape(_('total'))}** | {total.translated} | {total.stale} | {total.missing} | {total.percent}% |")
+    out.append("")
+    return out + _untouched_list(untouched, lang, ix, titles, link_prefix, _), {_row_key(row) for row in untouched}
+
+
+def _missing_block(findings: Sequence[Finding], ix: _Index, link_prefix: str, _: Callable[[str], str]) -> str:
+    """The missing-text findings of one rule (3 or more, `_grouped_missing`) as one line of links."""
+    first = findings[0]
+    links = []
+    for f in sorted(findings, key=lambda f: ix.order.get(f.entry, len(ix.order))):
+        target = _link(ix, f.entry, link_prefix)
+        href = target.replace(".md", ".html", 1) if target else ""
+        label = esc(ix.label(f.entry))
+        links.append(f'<a href="{esc(href)}">{label}</a>' if href else label)
+    return (f'<div class="rulekb-qa"><ul class="findings"><li class="{first.severity.value}"><span class="sev">'
+            f'{esc(_(first.severity.value))}</span> <code>{esc(first.code)}</code> '
+            f'{esc(_("{n} texts").format(n=len(findings)))}: {", ".join(links)}'
+            + (f'<br><span class="fix">{esc(_("fix"))}: {esc(first.suggestion)}</span>' if first.suggestion else "")
+            + "</li></ul></div>")
+
+
+def _findings_section(findings: Sequence[Finding], ix: _Index, lang: str, link_prefix: str,
+                      _: Callable[[str], str], untouched: set[str] = frozenset()) -> list[str]:
+    """The findings by rule and text, the English beside the translation; a rule's many missing
+    texts as one line of links, not one block each. The missing texts of the rules without any
+    text in the language (`untouched`, listed under the coverage) are not repeated here."""
+    out = [f"## {md_escape(_('Findings'))}", ""]
+    if not findings:
+        return out + [md_escape(_("No findings.")), ""]
+    findings = [f for f in findings if not (f.code == "coverage.missing" and ix.group(f.entry) in untouched)]
+    single, grouped = _grouped_missing(findings, ix)
+    by_rule: dict[str, list[list[Finding]]] = defaultdict(list)
+    for (_code, _lang, group), items in sorted(grouped.items()):
+        by_rule[group].append(items)
+    listed = {g for g, _entries in _by_group(single, ix)}
+    for group in by_rule:
+        if group not in listed:
+            single.append(by_rule[group][0][0])   # gives the rule its place in the order below
+    for group, entries in _by_group(single, ix):
+        target = _group_link(ix, group, link_prefix)
+        title = md_escape(ix.group_title(group, lang))
+        out += [f"### [{title}]({target})" if target else f"### {title}", ""]
+        for items in by_rule.get(group, ()):
+            out += [_missing_block(items, ix, link_prefix, _), ""]
+        grouped_ids = {id(f) for items in by_rule.get(group, ()) for f in items}
+        for entry, items in entries:
+            items = [f for f in items if id(f) not in grouped_ids]
+            if not items:
+                continue
+            target = _link(ix, entry, link_prefix)
+            label = md_escape(ix.label(entry))
+            out += [f"#### [{label}]({target})" if target else f"#### {label}", ""]
+            out += [f'<div class="rulekb-qa">{_parallel(ix.units.get(entry), lang, ix, _)}'
+                    f'{_finding_items(items, _)}</div>', ""]
+    return out
+
+
 def status_markdown(result: CheckResult, kb: KnowledgeBase, lang: str, *, link_prefix: str = "",
                     gettext: Callable[[str], str] | None = None) -> str:
     """The translation-status page of one language (Markdown with one-line HTML blocks).
@@ -466,6 +581,8 @@ def status_markdown(result: CheckResult, kb: KnowledgeBase, lang: str, *, link_p
     Links point to the rule pages (``rules/<rule-id>.md#<subrule number>``) and, for rulings, to
     the first card's page (``cards/<card-id>.md``), relative to the docs root; pass `link_prefix`
     (e.g. "../") when the page is not at the docs root. `gettext` translates the page's own words.
+    Sized for the whole rules: the chart shows the rules with a translation, the rules without
+    any text in the language are one folded list, and a rule's missing texts one line.
     """
     _ = gettext or (lambda s: s)
     ix = _Index(kb)
@@ -480,45 +597,9 @@ def status_markdown(result: CheckResult, kb: KnowledgeBase, lang: str, *, link_p
                f'{esc(_("info"))}; {len(waived)} {esc(_("waived"))}. {esc(_("Profile"))}: '
                f'<code>{esc(result.profile)}</code>.</p></div>')
     out.append("")
-    out.append(f"## {md_escape(_('Coverage'))}")
-    out.append("")
-    titles = {}
-    for row in result.coverage.rows:
-        key = row.id if row.kind == "rule" else "rulings:" + row.id
-        titles[key] = ix.group_title(key, lang)
-    out.append(f'<div class="rulekb-qa">{coverage_svg(result.coverage, titles)}</div>')
-    out.append("")
-    header = [_("Rule"), _("up to date"), _("stale"), _("missing"), "%"]
-    out.append("| " + " | ".join(md_escape(h) for h in header) + " |")
-    out.append("|" + "---|" * len(header))
-    for row in result.coverage.rows:
-        key = row.id if row.kind == "rule" else "rulings:" + row.id
-        target = _group_link(ix, key, link_prefix)
-        name = md_escape(titles[key])
-        cell = row.cells[lang]
-        label = f"[{name}]({target})" if target else name
-        out.append(f"| {label} | {cell.translated} | {cell.stale} | {cell.missing} | {cell.percent}% |")
-    total = result.coverage.totals[lang]
-    out.append(f"| **{md_escape(_('total'))}** | {total.translated} | {total.stale} | {total.missing} | {total.percent}% |")
-    out.append("")
-    out.append(f"## {md_escape(_('Findings'))}")
-    out.append("")
-    if not findings:
-        out.append(md_escape(_("No findings.")))
-        out.append("")
-    for group, entries in _by_group(findings, ix):
-        target = _group_link(ix, group, link_prefix)
-        title = md_escape(ix.group_title(group, lang))
-        out.append(f"### [{title}]({target})" if target else f"### {title}")
-        out.append("")
-        for entry, items in entries:
-            target = _link(ix, entry, link_prefix)
-            label = md_escape(ix.label(entry))
-            out.append(f"#### [{label}]({target})" if target else f"#### {label}")
-            out.append("")
-            out.append(f'<div class="rulekb-qa">{_parallel(ix.units.get(entry), lang, ix, _)}'
-                       f'{_finding_items(items, _)}</div>')
-            out.append("")
+    coverage, untouched = _coverage_section(result, lang, ix, link_prefix, _)
+    out += coverage
+    out += _findings_section(findings, ix, lang, link_prefix, _, untouched)
     if waived:
         out.append(f"## {md_escape(_('Waived findings'))}")
         out.append("")

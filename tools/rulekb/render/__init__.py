@@ -16,7 +16,7 @@ rendering context and unit blocks), `rules`, `cards`, `glossary` (pages), `conte
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 from ..diagnostics import DataError, Problem
 from ..i18n import UI, N_
@@ -29,7 +29,7 @@ from .context import Lang, Shared
 from .glossary import glossary_page
 from .markup import front_matter
 from .root import root_index
-from .rules import keyword_index, parallel_page, rule_index, rule_page
+from .rules import has_parallel_view, keyword_index, parallel_page, rule_index, rule_page
 
 __all__ = ["RenderedSite", "render_site", "render_language", "paths"]
 
@@ -56,7 +56,8 @@ def render_language(shared: Shared, ui: UI, status_markdown: str | None = None) 
     docs: dict[str, str] = {}
     for rule in kb.rules:
         docs[paths.rule_page(rule.id)] = rule_page(c, rule)
-        docs[paths.parallel_page(rule.id)] = parallel_page(c, rule)
+        if has_parallel_view(c, rule):
+            docs[paths.parallel_page(rule.id)] = parallel_page(c, rule)
     for card in kb.cards:
         docs[paths.card_page(card.id)] = card_page(c, card)
     docs[paths.RULE_INDEX] = rule_index(c)
@@ -81,11 +82,13 @@ NAV = (  # (UI string, page): the short navigation of every page; rule and card 
 
 
 def render_site(linked: LinkedKB, uis: Mapping[str, UI], *, termbase=None,
-                status: Mapping[str, str] | None = None,
+                status: Mapping[str, str] | Callable[[], Mapping[str, str]] | None = None,
                 content: Mapping[str, Mapping[str, str]] | None = None,
                 only: Sequence[str] | None = None) -> RenderedSite:
     """Every page of every language of the knowledge base (languages from kb.languages), or of
-    the languages in `only`; the site-root files always name every language."""
+    the languages in `only`; the site-root files always name every language. `status` (the
+    translation-status Markdown per language) may be a function giving it: it is asked for
+    after the other pages are rendered, so that the QA can run meanwhile in another process."""
     kb = linked.kb
     shared = Shared.of(linked, termbase)
     languages = kb.language_codes
@@ -95,9 +98,12 @@ def render_site(linked: LinkedKB, uis: Mapping[str, UI], *, termbase=None,
     nav: dict[str, tuple[tuple[str, str], ...]] = {}
     files: dict[str, str] = {"index.html": root_index(kb, uis), f"{paths.API_FOLDER}/index.json": api_root(kb)}
     problems = []
-    for lang in (only or languages):
+    rendered = {lang: render_language(shared, uis[lang]) for lang in (only or languages)}
+    statuses = (status() if callable(status) else status) or {}
+    for lang, (generated, api) in rendered.items():
         ui = uis[lang]
-        generated, api = render_language(shared, ui, (status or {}).get(lang))
+        if lang in statuses:
+            generated[paths.STATUS] = status_page(ui, statuses[lang])
         for path in sorted(set(generated) & set(hand[lang])):
             origin = next(l for l in (lang, *languages, *sorted(content or {})) if path in (content or {}).get(l, {}))
             problems.append(Problem(f"content/{origin}/{path}", 1, 1, f"the hand-written page {path} has the path of a generated page",

@@ -12,6 +12,7 @@ from typing import Any
 from ..models import Card, Rule, Ruling, Unit
 from . import paths
 from .context import Lang
+from .rules import has_parallel_view
 from .text import State, choose
 
 API_VERSION = 1
@@ -59,7 +60,7 @@ def rule_json(c: Lang, rule: Rule) -> dict[str, Any]:
         "release": rule.release,
         "current_number": rule.current_number,
         "page": _page(c.lang, paths.rule_page(rule.id)),
-        "parallel_page": _page(c.lang, paths.parallel_page(rule.id)),
+        "parallel_page": _page(c.lang, paths.parallel_page(rule.id)) if has_parallel_view(c, rule) else None,
         "history": [{"number": e.number, "since": e.since, "until": e.until, "end": end, "current": current, "source": e.source}
                     for e, end, current in rule.history_spans()],
         "title": text_object(c, rule.title) if rule.title else None,

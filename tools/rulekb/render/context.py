@@ -5,6 +5,7 @@ linker, display titles, where each text unit is shown, and the HTML of a unit wi
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
@@ -64,6 +65,7 @@ class Shared:
     termbase: object | None
     units: Mapping[str, Unit]
     ruling_of_unit: Mapping[str, Ruling]
+    parallel: frozenset[str] = frozenset()   # the ids of the rules with a parallel-view page
     inline: Inline = field(init=False)
     _chosen: dict = field(init=False, default_factory=dict)
 
@@ -90,7 +92,19 @@ class Shared:
         order = lambda rs: tuple(sorted(rs, key=lambda r: (r.date, r.id)))  # noqa: E731
         return cls(linked, link_index(linked), CardNames(kb.cards), places(kb),
                    {k: order(v) for k, v in by_mechanic.items()}, {k: order(v) for k, v in by_card.items()}, termbase,
-                   {u.id: u for u in kb.units()}, {r.unit.id: r for r in kb.rulings})
+                   {u.id: u for u in kb.units()}, {r.unit.id: r for r in kb.rulings}, parallel_view_rules(kb))
+
+
+def parallel_view_rules(kb: KnowledgeBase) -> frozenset[str]:
+    """The rules that get a parallel-view page: those with a translated text, and the curated
+    rules (a rule kept in a YAML file of its own, e.g. rules/comprehensive/explore.yaml). The
+    rest — the sections of an imported rules release, English only — would show nothing but
+    "missing" beside the English of their own page; leaving their views out halves the pages
+    of the whole Comprehensive Rules (build time, site size)."""
+    per_file = Counter(rule.file for rule in kb.rules)
+    return frozenset(rule.id for rule in kb.rules
+                     if per_file[rule.file] == 1
+                     or any(lang != SOURCE_LANGUAGE for unit in rule.units for lang in unit.variants))
 
 
 STATUS_LABELS = {
@@ -179,16 +193,22 @@ class Lang:
         if shown.variant is None:
             parts.append(f'<p class="rulekb-text rulekb-text--missing">{number}{escape(_("— no text —"))}</p>')
         else:
-            parts.append(f'<p class="rulekb-text" lang="{shown.lang}">{number}{self.text_html(shown, where)}</p>')
+            parts.append(f'<p class="rulekb-text" lang="{shown.lang}"{self._search_attr(shown.lang)}>{number}'
+                         f'{self.text_html(shown, where)}</p>')
         if shown.state is State.STALE and shown.english is not None:
             english = Shown(unit, shown.english, SOURCE_LANGUAGE, State.SOURCE, shown.english)
-            parts.append(f'<details class="rulekb-english"><summary>{escape(_("The current English text this translation should match"))}'
+            parts.append(f'<details class="rulekb-english"{self._search_attr(SOURCE_LANGUAGE)}><summary>{escape(_("The current English text this translation should match"))}'
                          f'</summary><p class="rulekb-text" lang="en">{self.text_html(english, where)}</p></details>')
         others = self.alternatives(shown, where)
         if others:
             parts.append(str(others))
         parts.append("</div>")
         return Markup("\n".join(parts))
+
+    def _search_attr(self, lang: str | None) -> str:
+        """Keeps a text in another language than the page's out of the page's search index
+        (each language's search holds that language only)."""
+        return "" if lang == self.lang else " data-search-exclude"
 
     def alternatives(self, shown: Shown, where: Where) -> Markup:
         """Other versions of the text in the language shown (an older wording, a second

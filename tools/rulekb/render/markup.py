@@ -44,9 +44,12 @@ def front_matter(title: str, *, hide: Iterable[str] = (), search_exclude: bool =
     return "\n".join(lines)
 
 
-def heading(level: int, text: str, anchor: str) -> str:
-    """A Markdown heading with a fixed id (it appears in the page's table of contents)."""
-    return f"{'#' * level} {md_escape(text)} {{#{anchor}}}"
+def heading(level: int, text: str, anchor: str, *, search: bool = True) -> str:
+    """A Markdown heading with a fixed id (it appears in the page's table of contents). With
+    `search=False` its section (up to the next heading) stays out of the search index
+    (material's ``data-search-exclude``)."""
+    attrs = f"#{anchor}" if search else f"#{anchor} data-search-exclude"
+    return f"{'#' * level} {md_escape(text)} {{{attrs}}}"
 
 
 def join(parts: Iterable[Markup | str]) -> Markup:

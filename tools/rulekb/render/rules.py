@@ -51,11 +51,11 @@ def rule_page(c: Lang, rule: Rule) -> str:
         blocks.append(heading(2, _("Rulings"), "rulings"))
         blocks += [ruling_block(c, ruling, where) for ruling in rulings]
     if rule.history:
-        blocks.append(heading(2, _("Number history"), "history"))
+        blocks.append(heading(2, _("Number history"), "history", search=False))
         blocks.append(history_list(c, rule))
-    blocks.append(heading(2, _("Sources"), "sources"))
+    blocks.append(heading(2, _("Sources"), "sources", search=False))
     blocks.append(sources_list(c, rule))
-    blocks.append(heading(2, _("Referenced by"), "referenced-by"))
+    blocks.append(heading(2, _("Referenced by"), "referenced-by", search=False))
     blocks.append(backlinks(c, rule, where))
     return page(front_matter(c.rule_name(rule)), blocks)
 
@@ -72,9 +72,10 @@ def _lead(c: Lang, rule: Rule, where: Where) -> str:
         if counts.get(State.STALE):
             status += ", " + c.ui.ngettext("{n} stale", "{n} stale", counts[State.STALE]).format(n=counts[State.STALE])
         items.append(e(status))
-    items.append(f'<a href="{e(paths.href(where.page, paths.parallel_page(rule.id)))}">{e(_("Parallel view"))}</a>')
+    if has_parallel_view(c, rule):
+        items.append(f'<a href="{e(paths.href(where.page, paths.parallel_page(rule.id)))}">{e(_("Parallel view"))}</a>')
     items.append(f'<a href="{e(paths.to_site_root(where.page) + paths.api_path(c.lang, "rules", rule.id))}">{e(_("JSON"))}</a>')
-    return f'<p class="rulekb-lead">{" · ".join(items)}</p>'
+    return f'<p class="rulekb-lead" data-search-exclude>{" · ".join(items)}</p>'
 
 
 def ruling_block(c: Lang, ruling: Ruling, where: Where, *, show_cards: bool = True, show_date: bool = True) -> str:
@@ -164,6 +165,11 @@ def backlinks(c: Lang, rule: Rule, where: Where) -> str:
 # ---------------------------------------------------------------- parallel view
 
 
+def has_parallel_view(c: Lang, rule: Rule) -> bool:
+    """Whether the rule has a parallel-view page (`context.parallel_view_rules`)."""
+    return rule.id in c.shared.parallel
+
+
 def parallel_page(c: Lang, rule: Rule) -> str:
     """The rule's texts side by side, one column per language, one row per unit."""
     _ = c.ui._
@@ -221,13 +227,19 @@ def rule_index(c: Lang) -> str:
         rows.append(f'<tr><td><span class="rulekb-number">{e(rule.number)}</span></td>'
                     f'<td><a href="{e(paths.href(where.page, paths.rule_page(rule.id)))}">{c.inline_title(rule) or e(rule.id)}</a></td>'
                     f'<td>{e(rule.current_number)}</td><td>{state}</td>'
-                    f'<td><a href="{e(paths.href(where.page, paths.parallel_page(rule.id)))}">{e(_("parallel"))}</a></td></tr>')
+                    f'<td>{_parallel_link(c, where, rule, _("parallel"))}</td></tr>')
     header = "".join(f"<th>{e(h)}</th>" for h in (_("Number"), _("Rule"), _("Number today"),
                                                    _("Texts") if c.lang == "en" else _("Translated"), _("Parallel view")))
     table = f'<table class="rulekb-index"><thead><tr>{header}</tr></thead><tbody>' + "\n".join(rows) + "</tbody></table>"
     intro = f'<p>{e(_("The rules of this knowledge base, by their number in the rules release their English text comes from."))}</p>'
     title = _("Rules")
     return page(front_matter(title), [f"<h1>{e(title)}</h1>", intro, table])
+
+
+def _parallel_link(c: Lang, where: Where, rule: Rule, label: str) -> str:
+    if not has_parallel_view(c, rule):
+        return ""
+    return f'<a href="{e(paths.href(where.page, paths.parallel_page(rule.id)))}">{e(label)}</a>'
 
 
 def _sort_key(text: str) -> tuple[str, str]:
