@@ -18,6 +18,7 @@ from . import paths
 from .context import Lang
 from .markup import front_matter, heading, page
 from .text import State, Where
+from .versions import versions_section
 
 
 def e(value: object) -> str:
@@ -53,6 +54,7 @@ def rule_page(c: Lang, rule: Rule) -> str:
     if rule.history:
         blocks.append(heading(2, _("Number history"), "history", search=False))
         blocks.append(history_list(c, rule))
+    blocks += versions_section(c, rule)
     blocks.append(heading(2, _("Sources"), "sources", search=False))
     blocks.append(sources_list(c, rule))
     blocks.append(heading(2, _("Referenced by"), "referenced-by", search=False))

@@ -1,0 +1,88 @@
+"""Tests for rulekb.render.versions: the "Versions" section of rule pages (the English versions
+of each changed text, with word-level diffs), from the project's data (702.78a has the wording of
+seed 000 and the older one quoted by seed 002) and from the project with the two synthetic
+releases of tests/data/cr/ imported (Retrace's subrule changed between them)."""
+
+from __future__ import annotations
+
+import pytest
+
+from test_import_cr import SYNTHETIC, project_copy
+from test_render import ROOT, Elements, render_tree
+from rulekb.importers.cr import import_release
+from rulekb.render.versions import diff_html
+
+
+def section(page: str) -> str:
+    """The blocks of the Versions section of a generated rule page ("" when it has none)."""
+    start = page.find("{#versions data-search-exclude}")
+    if start == -1:
+        return ""
+    end = page.find("\n\n## ", start)
+    return page[start:end]
+
+
+@pytest.fixture(scope="module")
+def project():
+    site, *_ = render_tree(ROOT)
+    return site
+
+
+@pytest.fixture(scope="module")
+def released(tmp_path_factory):
+    root = project_copy(tmp_path_factory.mktemp("versions") / "kb")
+    for release in SYNTHETIC:
+        import_release(root, release)
+    site, *_ = render_tree(root)
+    return site
+
+
+def test_the_diff_is_escaped_and_marks_the_changed_words():
+    html = diff_html("the <b> card & his or her hand", "the <i> card & their hand")
+    assert html == "the &lt;<del>b</del><ins>i</ins>&gt; card &amp; <del>his or her</del><ins>their</ins> hand"
+    assert diff_html("line one\nline two", "line one\nline 2") == "line one<br>line <del>two</del><ins>2</ins>"
+
+
+def test_two_english_wordings_are_shown_as_versions_with_their_sources(project):
+    text = section(project.docs["en"]["rules/retrace.md"])
+    assert text, "702.78a has two English versions: the rule page has a Versions section"
+    assert '<details class="rulekb-versions-unit" id="versions-a">' in text and "2 versions" in text
+    items = Elements(text)
+    assert items.find("div", class_="rulekb-versions")[0].get("data-search-exclude") == ""
+    # version 1 is seed 002's older wording, version 2 the text on the page (seed 000)
+    assert "<strong>Version 1</strong>: <span lang=\"en\">Seed 002:" in text
+    assert "<strong>Version 2</strong>: <span lang=\"en\">Seed 000:" in text and "(the text on this page)" in text
+    diff = text[text.index('<p class="rulekb-diff" lang="en">'):]
+    assert "while the card<ins> with retrace</ins> is in a player&#39;s graveyard" in diff
+    assert "601.2e<del>–</del><ins>-</ins>g." in diff
+    assert "<del>" not in diff.split("<ins> with retrace</ins>")[0]     # nothing before it was deleted
+
+
+def test_the_versions_section_speaks_the_page_language(project):
+    de = section(project.docs["de"]["rules/retrace.md"])
+    fr = section(project.docs["fr"]["rules/retrace.md"])
+    assert de.startswith("{#versions") and "## Fassungen {#versions" in project.docs["de"]["rules/retrace.md"]
+    assert "2 Fassungen" in de and "Von Fassung 1 zu Fassung 2" in de and "(der Text auf dieser Seite)" in de
+    assert "## Versions {#versions" in project.docs["fr"]["rules/retrace.md"]
+    assert "2 versions" in fr and "De la version 1 à la version 2" in fr
+    assert "<ins> with retrace</ins>" in de and "<ins> with retrace</ins>" in fr   # the diff is of the English
+
+
+def test_a_rule_whose_texts_never_changed_has_no_versions_section(project):
+    assert section(project.docs["en"]["rules/buyback.md"]) == ""
+    assert "#versions" not in project.docs["en"]["rules/buyback.md"]
+
+
+def test_releases_are_versions_oldest_first_with_locale_dates(released):
+    text = section(released.docs["en"]["rules/retrace.md"])
+    assert "<strong>Version 1</strong>: January 1, 2030</li>" in text
+    assert "<strong>Version 2</strong>: June 1, 2031 <em>(the text on this page)</em>" in text
+    first = text.index("From version 1 to version 2")
+    diff = text[first:text.index("</p>", text.index('class="rulekb-diff"', first))]
+    assert "Retrace <del>appears on some instants and sorceries. It represents</del><ins>is</ins> a static ability" in diff
+    # a title identical in the releases and the seed is one version, not two
+    assert 'id="versions-title"' not in text
+    de = section(released.docs["de"]["rules/retrace.md"])
+    assert "<strong>Fassung 1</strong>: 1. Januar 2030" in de
+    # the seeds' wordings are compared with the text on the page (version 2)
+    assert "From version 3 to version 2" in text and "From version 4 to version 2" in text
