@@ -26,6 +26,7 @@ from ..models import (SOURCE_LANGUAGE, Finding, KnowledgeBase, Rule, Ruling, Sev
                       english_hash)
 from ..refs import Reference, find_references
 from ..termbase import Termbase, TermMatch, load_termbase
+from .workers import run_split
 
 
 # ------------------------------------------------------------------ what a check sees
@@ -298,6 +299,12 @@ class CheckResult:
         return tuple(f for f in self.findings if f.lang == lang)
 
 
+# From this many units on (the full Comprehensive Rules: ~6,600), `run_checks` runs the families
+# of WORKER_FAMILIES in a second process (see workers.py): about half of the checks' time.
+# `terminology.untranslated` reads the language family's verdicts, so they run together.
+PARALLEL_UNITS = 2000
+WORKER_FAMILIES = frozenset({"language", "terminology"})
+
 _SEVERITY_ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 
 
@@ -346,15 +353,19 @@ def run_checks(kb: KnowledgeBase, root: Path, *, profile: str = "full", langs: I
     ctx = Context(kb, termbase)
     selected = [c for c in all_checks() if c.code in codes and c.family != "waivers"]
     ctx.selected = frozenset(c.code for c in selected)
+    parallel = len(ctx.units) >= PARALLEL_UNITS
     if any(c.family == "language" for c in selected):
-        from .language import preload
+        from .language import preload, wait_loaded
         preload()  # the language model loads in the background while the other checks run
-    found: list[Finding] = []
-    for c in sorted(selected, key=lambda c: c.family == "language"):  # the model's family last
-        for issue in c.run(ctx):
-            if issue.lang in wanted:
-                found.append(Finding(c.code, c.severity, issue.lang, issue.entry, issue.file, issue.line,
-                                     issue.message, issue.suggestion))
+        if parallel:
+            wait_loaded()  # the forked worker needs it loaded
+
+    def findings_of(c: Check) -> list[Finding]:
+        return [Finding(c.code, c.severity, issue.lang, issue.entry, issue.file, issue.line, issue.message,
+                        issue.suggestion) for issue in c.run(ctx) if issue.lang in wanted]
+
+    found = run_split(sorted(selected, key=lambda c: c.family == "language"),  # the model's family last
+                      findings_of, lambda c: c.family in WORKER_FAMILIES, fork=parallel)
     kept, waived, unmatched = apply_waivers(found, waivers, codes, wanted)
     if "waivers.unmatched" in codes:
         kept.extend(unmatched)

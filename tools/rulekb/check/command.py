@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..validate import load_knowledge_base
 from . import PROFILE_HELP, profiles, run_checks
+from .language import preload
 
 
 def arguments(p: argparse.ArgumentParser) -> None:
@@ -45,6 +46,8 @@ def _write(path: Path, text: str) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..report import render
     root = Path(args.root).resolve()
+    if any(code.startswith("language.") for code in profiles().get(args.profile, ())):
+        preload()  # the language model loads in the background while the knowledge base loads
     kb = load_knowledge_base(root)
     result = run_checks(kb, root, profile=args.profile, langs=args.lang)
     text = render(result, kb, args.format)

@@ -61,9 +61,14 @@ def preload() -> None:
     thread.start()
 
 
-def identifier(languages: tuple[str, ...]):
+def wait_loaded() -> None:
+    """Wait until the model is loaded (before forking: a child process has no threads)."""
     preload()
     _loader[0].join()
+
+
+def identifier(languages: tuple[str, ...]):
+    wait_loaded()
     ident = _model["identifier"]
     key = ("languages",) + languages
     if _model.get("restricted") != key:
