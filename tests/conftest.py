@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 from pathlib import Path
@@ -11,6 +12,19 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 SHARED = ROOT.parent / "shared"
+
+
+def data_copy(dest: Path) -> Path:
+    """The project's data (rules/, translations/) in a scratch folder."""
+    for folder in ("rules", "translations"):
+        shutil.copytree(ROOT / folder, dest / folder)
+    return dest
+
+
+def rules_digest(root: Path) -> dict[str, str]:
+    """SHA-256 of every file under root/rules: compare two to prove that nothing changed."""
+    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted((root / "rules").rglob("*")) if p.is_file()}
 
 
 @pytest.fixture

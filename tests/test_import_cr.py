@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import argparse
 import codecs
-import hashlib
 import re
 import shutil
 from pathlib import Path
 
 import pytest
 
-from conftest import DATA, ROOT
+from conftest import DATA, ROOT, data_copy, rules_digest
 from rulekb.cli import main
 from rulekb.diagnostics import DataError
 from rulekb.importers.command import show_release
@@ -31,16 +30,6 @@ RELEASES = ("2009-07-11", "2011-05-01", "2018-01-19", "2026-01-16")
 SEED_RULES = ("retrace", "buyback", "dredge", "explore", "casting-spells")
 
 
-def project_copy(dest: Path) -> Path:
-    """The project's data (rules/, translations/) in a scratch folder."""
-    for folder in ("rules", "translations"):
-        shutil.copytree(ROOT / folder, dest / folder)
-    return dest
-
-
-def digest(root: Path) -> dict[str, str]:
-    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted((root / "rules").rglob("*")) if p.is_file()}
 
 
 def release_file(shared: Path, date: str) -> Path:
@@ -50,7 +39,7 @@ def release_file(shared: Path, date: str) -> Path:
 @pytest.fixture(scope="session")
 def full(tmp_path_factory, shared):
     """The project's data with the four official releases imported (in one run, oldest first)."""
-    root = project_copy(tmp_path_factory.mktemp("fullcr"))
+    root = data_copy(tmp_path_factory.mktemp("fullcr"))
     before = load_knowledge_base(root)
     result = import_releases(root, [release_file(shared, d) for d in reversed(RELEASES)])
     return root, before, load_knowledge_base(root), result
@@ -198,10 +187,10 @@ def test_casting_spells_subrules_follow_their_text_across_lettering(full):
 def test_reimporting_a_release_changes_no_byte(full, shared, tmp_path):
     root = tmp_path / "again"
     shutil.copytree(full[0], root)
-    before = digest(root)
+    before = rules_digest(root)
     result = import_release(root, release_file(shared, "2011-05-01"))
     assert (result.added, result.changed, result.deleted) == ((), (), ())
-    assert digest(root) == before
+    assert rules_digest(root) == before
     assert "nothing changed" in "\n".join(result.lines())
 
 
@@ -252,7 +241,7 @@ def write(path: Path, text: str, encoding: str, newline: str) -> Path:
 @pytest.fixture
 def synthetic(tmp_path):
     """The project's data with the synthetic release of 2030 imported."""
-    root = project_copy(tmp_path / "kb")
+    root = data_copy(tmp_path / "kb")
     import_release(root, SYNTHETIC[0])
     return root
 
@@ -305,24 +294,24 @@ def test_the_same_release_in_any_encoding_gives_the_same_data(tmp_path):
     text = SYNTHETIC[1].read_text("utf-8")
     trees = []
     for encoding, newline in (("utf-8", "\n"), ("cp1252", "\r\n"), ("utf-16-le", "\r")):
-        root = project_copy(tmp_path / encoding)
+        root = data_copy(tmp_path / encoding)
         import_release(root, SYNTHETIC[0])
         import_release(root, write(tmp_path / f"{encoding}.txt", text, encoding, newline))
         # all alike but the file name recorded with the release
-        trees.append({k: v for k, v in digest(root).items() if not k.startswith("rules/releases/") and k != "rules/sources.yaml"})
+        trees.append({k: v for k, v in rules_digest(root).items() if not k.startswith("rules/releases/") and k != "rules/sources.yaml"})
     assert trees[0] == trees[1] == trees[2]
 
 
 def test_reimport_of_an_unseen_release_changes_no_byte(synthetic):
     import_release(synthetic, SYNTHETIC[1])
-    before = digest(synthetic)
+    before = rules_digest(synthetic)
     result = import_releases(synthetic, list(SYNTHETIC))
     assert (result.added, result.changed, result.deleted) == ((), (), ())
-    assert digest(synthetic) == before
+    assert rules_digest(synthetic) == before
 
 
 def test_an_older_release_imported_later_keeps_the_newest_canonical(tmp_path):
-    root = project_copy(tmp_path / "kb")
+    root = data_copy(tmp_path / "kb")
     import_release(root, SYNTHETIC[1])
     import_release(root, SYNTHETIC[0])
     kb = load_knowledge_base(root)
@@ -333,16 +322,16 @@ def test_an_older_release_imported_later_keeps_the_newest_canonical(tmp_path):
 
 
 def test_import_into_a_dataset_leaves_the_project_alone(tmp_path, capsys):
-    project = project_copy(tmp_path / "project")
+    project = data_copy(tmp_path / "project")
     (project / "mkdocs.yml").write_text("site_name: test\n", "utf-8")
     (project / "content").mkdir()
     (project / "content" / "index.md").write_text("# Home\n", "utf-8")
-    before = digest(project)
+    before = rules_digest(project)
     dataset = tmp_path / "project" / "build" / "fullcr"
     assert main(["--root", str(project), "import", "cr", str(SYNTHETIC[0]), "--into", str(dataset)]) == 0
     out = capsys.readouterr().out
     assert "created the dataset" in out and f"rulekb --root {dataset} build" in out
-    assert digest(project) == before
+    assert rules_digest(project) == before
     assert (dataset / "mkdocs.yml").is_file() and (dataset / "content" / "index.md").is_file()
     assert not (dataset / "build").exists()
     assert main(["--root", str(project), "import", "cr", str(SYNTHETIC[1]), "--into", str(dataset)]) == 0
@@ -356,11 +345,11 @@ def test_import_into_a_dataset_leaves_the_project_alone(tmp_path, capsys):
     (["--effective", "2030-02-30"], "--effective '2030-02-30' is not a date"),
 ])
 def test_wrong_effective_dates_are_refused(synthetic, capsys, argv, fragment):
-    before = digest(synthetic)
+    before = rules_digest(synthetic)
     assert main(["--root", str(synthetic), "import", "cr", str(SYNTHETIC[1]), *argv]) == 2
     err = capsys.readouterr().err
     assert fragment in err and "nothing was written" in err and "Traceback" not in err
-    assert digest(synthetic) == before
+    assert rules_digest(synthetic) == before
 
 
 def test_a_release_that_does_not_say_its_date_needs_effective(synthetic, tmp_path, capsys):

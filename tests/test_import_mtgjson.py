@@ -3,14 +3,12 @@ base's languages, and rulings stored once for every card that has them."""
 
 from __future__ import annotations
 
-import hashlib
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, data_copy, rules_digest
 from rulekb.cli import main
 from rulekb.diagnostics import DataError
 from rulekb.importers.mtgjson import import_set, read_set
@@ -18,20 +16,11 @@ from rulekb.models import SOURCE_LANGUAGE
 from rulekb.validate import load_knowledge_base
 
 
-def project_copy(dest: Path) -> Path:
-    for folder in ("rules", "translations"):
-        shutil.copytree(ROOT / folder, dest / folder)
-    return dest
-
-
-def digest(root: Path) -> dict[str, str]:
-    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted((root / "rules").rglob("*")) if p.is_file()}
 
 
 @pytest.fixture(scope="module")
 def xln(tmp_path_factory, shared):
-    root = project_copy(tmp_path_factory.mktemp("xln"))
+    root = data_copy(tmp_path_factory.mktemp("xln"))
     file = shared / "data" / "mtgjson" / "XLN.json"
     before = load_knowledge_base(root)
     report = import_set(root, file)
@@ -88,10 +77,10 @@ def test_cards_with_their_names_and_existing_cards_kept(xln):
 
 def test_reimporting_a_set_changes_no_byte(xln):
     root, file, _, _, _ = xln
-    before = digest(root)
+    before = rules_digest(root)
     report = import_set(root, file)
     assert (report.added, report.changed) == ((), ())
-    assert digest(root) == before
+    assert rules_digest(root) == before
 
 
 def tiny_set(path: Path, cards: list[dict]) -> Path:
@@ -112,7 +101,7 @@ SHARED_RULING = "Retrace lets you cast this card from your graveyard again."
 
 
 def test_a_ruling_shared_by_cards_is_stored_once_under_its_mechanic(tmp_path, capsys):
-    root = project_copy(tmp_path / "kb")
+    root = data_copy(tmp_path / "kb")
     file = tiny_set(tmp_path / "TST.json", [
         card("Alpha Spell", "1", ["Retrace"], [SHARED_RULING, "Alpha Spell's target must be a creature."]),
         card("Beta Spell", "2", ["Retrace", "Flying"], [SHARED_RULING]),
@@ -151,7 +140,7 @@ def test_bad_set_files_are_refused(content, fragment):
 
 
 def test_without_the_seed_rulings_the_explore_rulings_are_created_once_each(tmp_path, shared):
-    root = project_copy(tmp_path / "kb")
+    root = data_copy(tmp_path / "kb")
     (root / "rules" / "rulings" / "explore.yaml").unlink()
     file = shared / "data" / "mtgjson" / "XLN.json"
     report = import_set(root, file)
