@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, data_copy, rules_digest
+from conftest import data_copy, rules_digest
 from rulekb.cli import main
 from rulekb.diagnostics import DataError
 from rulekb.importers.mtgjson import import_set, read_set
