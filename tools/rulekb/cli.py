@@ -161,7 +161,13 @@ COMMANDS: tuple[Command, ...] = (
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="rulekb", description=__doc__.split("\n\n")[0] if __doc__ else None)
+    p = argparse.ArgumentParser(
+        prog="rulekb",
+        description="The multilingual (en/de/fr) knowledge base of the Magic: The Gathering Comprehensive Rules "
+                    "and card rulings: check the data, show rules, run the translation QA, build the site, "
+                    "exchange PO catalogs with translators, import rules releases.",
+        epilog="'rulekb COMMAND --help' describes each command. Exit codes: 0 ok, 1 QA errors found, "
+               "2 the data or the options are wrong (each problem as file:line:column with a fix).")
     p.add_argument("--version", action="version", version=f"rulekb {__version__}")
     p.add_argument("--root", default=os.environ.get("RULEKB_ROOT", "."),
                    help="the project folder holding rules/ and translations/ (default: .)")
