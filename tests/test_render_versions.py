@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from test_import_cr import SYNTHETIC, project_copy
+from conftest import data_copy
+from test_import_cr import SYNTHETIC
 from test_render import ROOT, Elements, render_tree
 from rulekb.importers.cr import import_release
 from rulekb.render.versions import diff_html
@@ -30,7 +31,7 @@ def project():
 
 @pytest.fixture(scope="module")
 def released(tmp_path_factory):
-    root = project_copy(tmp_path_factory.mktemp("versions") / "kb")
+    root = data_copy(tmp_path_factory.mktemp("versions") / "kb")
     for release in SYNTHETIC:
         import_release(root, release)
     site, *_ = render_tree(root)
