@@ -223,7 +223,7 @@ def test_rulekb_build_with_a_new_language_and_hostile_texts(tmp_path, capsys):
     out = capsys.readouterr().out
     assert code == 0, out
     site = project / "public"
-    assert f"open public/index.html" in out or (site / "index.html").as_uri() in out
+    assert "open public/index.html" in out or (site / "index.html").as_uri() in out
     page = (site / "it" / "rules" / "shield.html").read_text(encoding="utf-8")
     assert '<html lang="it"' in page
     assert "English — not yet translated" in page and 'lang="en"' in page

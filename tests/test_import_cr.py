@@ -19,7 +19,6 @@ import pytest
 
 from conftest import DATA, ROOT, data_copy, rules_digest
 from rulekb.cli import main
-from rulekb.diagnostics import DataError
 from rulekb.importers.command import show_release
 from rulekb.importers.cr import import_release, import_releases
 from rulekb.importers.releases import english_at, english_versions, numbering

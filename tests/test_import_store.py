@@ -3,7 +3,6 @@ bytes PyYAML writes with the data files' settings, and what it writes loads back
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings

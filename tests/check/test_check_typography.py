@@ -40,7 +40,7 @@ CASES = [
     ("fr", f"« Pistage » signifie{NB}: «{NB}Vous pouvez lancer cette carte.{NB}»", {"typography.quote-spacing"}),
     ("fr", f"«{NB}Pistage{NB}» signifie: «{NB}Vous pouvez lancer cette carte.{NB}»", {"typography.punctuation-spacing"}),
     ("fr", f"«{NB}Pistage{NB}» signifie : «{NB}Vous pouvez lancer cette carte.{NB}»", {"typography.nbsp"}),
-    ("fr", f"Est-ce un sort\u202f? Oui.", set()),
+    ("fr", "Est-ce un sort\u202f? Oui.", set()),
     ("fr", "Il suit les règles 601.2b et 601.2e–g.", set()),
     ("fr", "Il suit les règles 601.2b et 601.2e-g.", {"typography.range-dash"}),
     ("fr", "Il suit  les règles.", {"typography.double-space"}),

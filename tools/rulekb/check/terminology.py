@@ -306,7 +306,7 @@ CHECKS = (
     Check("terminology.deprecated", "a deprecated term (old rules wording, replaced term)", Severity.WARNING, deprecated),
     Check("terminology.forbidden", "a forbidden term", Severity.ERROR, forbidden),
     Check("terminology.old-wording", "English wording of its rules release, outdated today", Severity.INFO, old_wording),
-    Check("terminology.untranslated", "a keyword left untranslated (or in another language's form)", Severity.ERROR, untranslated),
+    Check("terminology.untranslated", "a keyword or game term left in English (or in another language's form)", Severity.ERROR, untranslated),
     Check("terminology.inconsistent", "one concept rendered by different terms within one language", Severity.WARNING, inconsistent),
     Check("terminology.gender", "an article that does not agree with the term's gender", Severity.WARNING, gender),
     Check("terminology.case", "a term capitalised against its language's rule", Severity.WARNING, case),

@@ -31,13 +31,13 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ..diagnostics import DataError, Problem
-from ..load import MapNode, Node, Scalar, SeqNode, SourceFile, gc_paused, load_files
+from ..load import MapNode, Node, Scalar, SeqNode, SourceFile, gc_paused
 from ..models import SOURCE_LANGUAGE, KnowledgeBase, Rule
 from ..refs import SUBRULE_LETTERS, sort_key
-from ..validate import DATA_FOLDERS, SOURCES_FILE, build_knowledge_base
+from ..validate import SOURCES_FILE, build_knowledge_base
 from . import crtext, identity
 from .releases import english_at
-from .store import FlowDict, FlowList, Tree, prepare_dataset, register_source
+from .store import FlowDict, FlowList, Tree, open_target, register_source
 
 RULES_DIR = "rules/comprehensive"
 GLOSSARY_DIR = "rules/glossary"
@@ -680,14 +680,9 @@ def _import(root: Path, paths: Sequence[Path], effective: str | None, into: Path
         if d1 == d2:
             raise DataError([Problem(str(f2), 1, 1, f"{f1} and {f2} are both the release of {d1}",
                                      "import one file per release")])
-    created = False
-    target = root
-    if into is not None:
-        created = prepare_dataset(root, into)
-        target = into
-    loaded = load_files(target, DATA_FOLDERS)
-    kb = build_knowledge_base(loaded, target)
-    tree = Tree.from_files(target, [f for f in loaded if f.path.startswith("rules/")])
+    opened = open_target(root, into)
+    target, created, loaded, kb = opened.root, opened.created, opened.files, opened.kb
+    tree = Tree.from_files(target, opened.rule_files)
     sources_text: str | None = None
     reports = []
     for date, file, release in releases:

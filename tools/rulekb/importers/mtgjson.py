@@ -25,12 +25,12 @@ from pathlib import Path
 from typing import Any
 
 from ..diagnostics import DataError, Problem
-from ..load import SourceFile, gc_paused, load_files
+from ..load import SourceFile, gc_paused
 from ..models import SOURCE_LANGUAGE, KnowledgeBase
-from ..validate import DATA_FOLDERS, SOURCES_FILE, UUID, build_knowledge_base
+from ..validate import SOURCES_FILE, UUID, build_knowledge_base
 from .cr import slug, to_node
 from .identity import fold
-from .store import Tree, prepare_dataset, register_source
+from .store import Tree, open_target, register_source
 
 CARDS_DIR = "rules/cards"
 RULINGS_DIR = "rules/rulings"
@@ -200,16 +200,11 @@ def _import_set(root: Path, file: Path, into: Path | None) -> MtgjsonReport:
         raw = file.read_bytes()
     except OSError as exc:
         raise _problem(str(file), f"cannot read the set file: {exc.strerror}", "give the path of an MTGJSON set file") from None
-    created = False
-    target = root
-    if into is not None:
-        created = prepare_dataset(root, into)
-        target = into
-    files = load_files(target, DATA_FOLDERS)
-    kb = build_knowledge_base(files, target)
+    opened = open_target(root, into)
+    target, created, files, kb = opened.root, opened.created, opened.files, opened.kb
     languages = {lang.english_name: lang.code for lang in kb.languages if lang.code != SOURCE_LANGUAGE}
     set_file = read_set(raw, str(file), languages)
-    tree = Tree.from_files(target, [f for f in files if f.path.startswith("rules/")])
+    tree = Tree.from_files(target, opened.rule_files)
     sid = f"mtgjson-{set_file.code.lower()}"
     sources_text = register_source(tree, target, sid, {
         "title": f"MTGJSON {set_file.version} set file for {set_file.name} ({file.name}, build {set_file.date})".replace("  ", " "),

@@ -15,12 +15,15 @@ import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from ..diagnostics import DataError, Problem
 from ..load import MapNode, Node, Scalar, SourceFile, parse_file
+
+if TYPE_CHECKING:
+    from ..models import KnowledgeBase
 
 try:
     from yaml import CSafeDumper as _Dumper
@@ -409,6 +412,32 @@ def register_source(tree: Tree, root: Path, sid: str, entry: dict[str, str], tex
 # theme overrides ...) is what a build of the copy needs.
 NOT_COPIED = frozenset({".git", ".venv", "venv", "build", "site", "reports", "dist", "tests", "tools", ".ci",
                         ".pytest_cache", ".hypothesis", "__pycache__", "node_modules", "benchmarks"})
+
+
+@dataclass(frozen=True)
+class Target:
+    """The tree an import writes into, loaded: the project itself or a dataset copy of it."""
+
+    root: Path
+    created: bool                      # the dataset was copied from the project just now
+    files: tuple[SourceFile, ...]      # its parsed YAML files (rules/ and translations/)
+    kb: "KnowledgeBase"
+
+    @property
+    def rule_files(self) -> list[SourceFile]:
+        return [f for f in self.files if f.path.startswith("rules/")]
+
+
+def open_target(project: Path, into: Path | None) -> Target:
+    """Load the tree an import writes into: `into` (created from `project` when missing) or
+    the project itself. Raises DataError when its data does not load."""
+    from ..validate import DATA_FOLDERS, build_knowledge_base
+    from ..load import load_files
+
+    created = prepare_dataset(project, into) if into is not None else False
+    root = into if into is not None else project
+    files = load_files(root, DATA_FOLDERS)
+    return Target(root, created, files, build_knowledge_base(files, root))
 
 
 def prepare_dataset(project: Path, into: Path) -> bool:

@@ -13,7 +13,7 @@ from ..models import Card, Rule, Ruling, Unit
 from . import paths
 from .context import Lang
 from .rules import has_parallel_view
-from .text import State, choose
+from .text import State
 
 API_VERSION = 1
 
