@@ -4,17 +4,18 @@ into the static site, one mkdocs-material site per language.
 1. load the knowledge base, the termbase, the UI catalogs and the hand-written pages;
 2. render every page and JSON file (`render`, pure), with the translation-status pages of the
    QA (`check` + `report`);
-3. write them into the build folder ``build/<lang>/docs/`` (a file is rewritten only when its
-   text changed), with a generated ``build/<lang>/mkdocs.yml`` that INHERITs the root
-   ``mkdocs.yml`` and sets the language, its search stemmer and its navigation. A generated
-   page is written as a Markdown skeleton (headings, placeholders) and its HTML blocks (all
-   pages' in one file, ``build/<lang>/blocks.json``: thousands of small files are slow to
-   write), which the rulekb plugin puts back after Markdown: Markdown
-   never parses the texts, and is not slowed down by thousands of HTML blocks;
-4. run mkdocs for the languages in parallel processes; a language whose inputs did not change
-   since its last build (same fingerprint) is not built again;
+3. hand each language's pages to mkdocs in memory: a generated page is a Markdown skeleton
+   (headings, placeholders) plus its HTML blocks, which the rulekb plugin puts back after
+   Markdown (Markdown never parses the texts, and is not slowed down by thousands of HTML
+   blocks); only a small generated ``build/<lang>/mkdocs.yml`` is written, which INHERITs the
+   root ``mkdocs.yml`` and sets the language, its search stemmer and its navigation;
+4. run mkdocs for the languages in forked processes side by side (each process sees the
+   rendered pages without any copying, imports nothing again, and zips its own language
+   folder for the offline archive when mkdocs is done); a language whose inputs did not
+   change since its last build (same fingerprint) is not built again;
 5. assemble the site next to the target folder (language sites, ``index.html``, ``api/``,
-   ``rulekb-site.zip``) and swap it in: a failed build leaves the previous site whole.
+   ``rulekb-site.zip`` joined from the parts, see `archive`) and swap it in: a failed build
+   leaves the previous site whole.
 
 Deterministic: same input, byte-identical files (SOURCE_DATE_EPOCH from the data, sorted
 zip entries with fixed timestamps).
@@ -26,18 +27,17 @@ import datetime as dt
 import hashlib
 import importlib.metadata
 import json
+import logging
 import os
 import shutil
-import subprocess
 import sys
 import time
-import zipfile
-from concurrent.futures import ThreadPoolExecutor, as_completed
+import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Mapping, Sequence, TextIO
+from typing import Callable, Mapping, Sequence, TextIO, TypeVar
 
-from . import __version__
+from . import __version__, archive
 from .diagnostics import DataError, Problem
 from .i18n import UI, load_uis
 from .link import LinkedKB, link
@@ -51,8 +51,8 @@ CONTENT_FOLDER = "content"
 ROOT_CONFIG = "mkdocs.yml"
 SITE_MARKER = ".rulekb-site"     # marks a folder as a site this command built (and may replace)
 FINGERPRINT = "fingerprint"
-INPUTS = "inputs.sha256"          # build/<lang>/inputs.sha256: the digest of its docs and blocks, as written
-BLOCKS = "blocks.json"           # build/<lang>/blocks.json: {docs path: the HTML blocks of that generated page}
+LANGUAGE_ZIP = "site.zip"        # build/<lang>/site.zip: the language's part of the offline archive
+ARCHIVE_TOP = "rulekb-site"      # the folder the offline archive unpacks into
 
 
 class BuildError(Exception):
@@ -75,8 +75,10 @@ class Progress:
 class LanguageBuild:
     lang: str
     pages: int
-    seconds: float
+    seconds: float          # wall-clock time of its mkdocs process (0 when reused)
     reused: bool
+    mkdocs_cpu: float = 0.0  # processor time in mkdocs itself (without the rulekb plugin's hooks)
+    own_cpu: float = 0.0     # processor time of the pipeline in that process: plugin hooks, archive part
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,16 @@ class BuildResult:
     files: int
     size: int
     seconds: float
+    cpu: float = 0.0        # processor time of the whole build: this process and every child it waited for
+
+    @property
+    def mkdocs_cpu(self) -> float:
+        return sum(b.mkdocs_cpu for b in self.languages)
+
+    @property
+    def pipeline_cpu(self) -> float:
+        """Everything that is not mkdocs: load, render, QA, plugin hooks, archive, assembling."""
+        return self.cpu - self.mkdocs_cpu
 
 
 # ---------------------------------------------------------------- inputs
@@ -213,7 +225,7 @@ def language_config(root: Path, work: Path, lang: str, kb: KnowledgeBase, ui: UI
         "nav": [{str(escape_html(title)): path} for title, path in nav],
         "plugins": {
             "search": {"lang": [lang if lang in lunr_languages() else "en"]},
-            "rulekb": {"lang": lang, "root": rel(root), "regenerate": regenerate, "blocks_file": BLOCKS,
+            "rulekb": {"lang": lang, "root": rel(root), "regenerate": regenerate,
                        "languages": [[l.code, l.name] for l in kb.languages]},
         },
         # `alternate: true` shows the language menu; its links are per page (templates/partials/alternate.html)
@@ -257,6 +269,7 @@ def sync_tree(folder: Path, files: Mapping[str, bytes]) -> int:
                 changed += 1
             elif path.is_dir() and not any(path.iterdir()):
                 path.rmdir()
+    folder.mkdir(parents=True, exist_ok=True)
     return changed
 
 
@@ -267,25 +280,14 @@ def tree_digest(folder: Path) -> str:
     return digest.hexdigest()
 
 
-def files_digest(files: Mapping[str, bytes]) -> str:
-    """The digest of a folder's files given in memory (what `tree_digest` gives once written)."""
-    digest = hashlib.sha256()
-    for rel in sorted(files):
-        digest.update(rel.encode() + b"\0" + files[rel] + b"\0")
-    return digest.hexdigest()
-
-
-def fingerprint(folder: Path, root: Path, epoch: int) -> str:
-    """Everything a language's mkdocs output depends on. The digest of its docs and blocks is
-    the one `write_language` noted (it wrote them), not read back from disk."""
+def fingerprint(folder: Path, root: Path, epoch: int, inputs: "LanguageInputs") -> str:
+    """Everything a language's mkdocs output depends on: its pages (in memory), its mkdocs.yml,
+    the root mkdocs.yml, the templates and the plugin, the versions of the programs and the
+    build date."""
     versions = [f"{name}={_version(name)}" for name in ("mkdocs", "mkdocs-material", "Markdown", "pymdown-extensions")]
-    try:
-        written = (folder / INPUTS).read_text("utf-8")
-    except FileNotFoundError:
-        blocks = folder / BLOCKS
-        written = tree_digest(folder / "docs") + (hashlib.sha256(blocks.read_bytes()).hexdigest() if blocks.is_file() else "")
-    parts = [written, (folder / "mkdocs.yml").read_text("utf-8"), (root / ROOT_CONFIG).read_text("utf-8"),
-             tree_digest(TEMPLATES), __version__, str(epoch), sys.version, *versions]
+    parts = [inputs.digest, (folder / "mkdocs.yml").read_text("utf-8"), (root / ROOT_CONFIG).read_text("utf-8"),
+             tree_digest(TEMPLATES), hashlib.sha256(Path(__file__).with_name("mkdocs_plugin.py").read_bytes()).hexdigest(),
+             __version__, str(epoch), sys.version, *versions]
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
@@ -329,25 +331,46 @@ def prepare(root: Path, languages: Sequence[str] | None = None, *, concurrent_ch
     return Prepared(kb, linked, uis, site, assets, source_date_epoch(kb))
 
 
-def write_language(root: Path, work: Path, prepared: Prepared, lang: str, *, regenerate: bool = False) -> int:
-    """Step 3 for one language: its docs folder and mkdocs.yml; returns the files changed."""
-    folder = work / lang
-    files: dict[str, bytes] = {}
-    blocks: dict[str, list[str]] = {}
+@dataclass(frozen=True)
+class LanguageInputs:
+    """What mkdocs gets for one language, in memory (handed to the rulekb plugin)."""
+    lang: str
+    pages: Mapping[str, str]                  # docs path -> Markdown (a generated page: its skeleton)
+    blocks: Mapping[str, tuple[str, ...]]     # docs path -> the HTML blocks of its placeholders
+    assets: Mapping[str, str]                 # docs path -> absolute path of a file of content/
+    digest: str                               # of all three, for the language's fingerprint
+
+
+def language_inputs(prepared: Prepared, lang: str) -> LanguageInputs:
+    """Step 3 for one language: its pages split into skeleton and HTML blocks, and its assets."""
+    pages: dict[str, str] = {}
+    blocks: dict[str, tuple[str, ...]] = {}
     generated = prepared.site.generated[lang]
-    for path, text in prepared.site.docs[lang].items():
+    digest = hashlib.sha256()
+    for path, text in sorted(prepared.site.docs[lang].items()):
         if path in generated:
             text, html = split_blocks(text)
-            blocks[path] = html
-        files[path] = text.encode("utf-8")
-    for rel, source in _assets_for(prepared.assets, lang, prepared.kb.language_codes).items():
-        files.setdefault(rel, source.read_bytes())
-    blocks_json = (json.dumps(blocks, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
-    changed = sync_tree(folder / "docs", files) + write_if_changed(folder / BLOCKS, blocks_json)
-    write_if_changed(folder / INPUTS, (files_digest(files) + hashlib.sha256(blocks_json).hexdigest()).encode())
+            blocks[path] = tuple(html)
+            digest.update(b"\0".join(block.encode("utf-8") for block in html) + b"\1")
+        pages[path] = text
+        digest.update(path.encode("utf-8") + b"\0" + text.encode("utf-8") + b"\2")
+    assets: dict[str, str] = {}
+    for rel, source in sorted(_assets_for(prepared.assets, lang, prepared.kb.language_codes).items()):
+        if rel not in pages:
+            assets[rel] = str(source.resolve())
+            digest.update(rel.encode("utf-8") + b"\0" + source.read_bytes() + b"\3")
+    return LanguageInputs(lang, pages, blocks, assets, digest.hexdigest())
+
+
+def write_config(root: Path, work: Path, prepared: Prepared, lang: str, *, regenerate: bool = False) -> bool:
+    """The language's build folder: its generated mkdocs.yml, and an empty docs folder (every
+    page comes from memory). Returns whether the config changed."""
+    folder = work / lang
+    sync_tree(folder / "docs", {})   # a build folder of an older rulekb held the pages here
+    for stale in ("blocks.json", "inputs.sha256"):
+        (folder / stale).unlink(missing_ok=True)
     config = language_config(root, work, lang, prepared.kb, prepared.uis[lang], prepared.site.nav[lang], regenerate=regenerate)
-    changed += write_if_changed(folder / "mkdocs.yml", config.encode("utf-8"))
-    return changed
+    return write_if_changed(folder / "mkdocs.yml", config.encode("utf-8"))
 
 
 def _assets_for(assets: Mapping[str, Mapping[str, Path]], lang: str, order: Sequence[str]) -> dict[str, Path]:
@@ -369,25 +392,56 @@ def check_plugin_installed() -> None:
 
 
 def mkdocs_env(epoch: int) -> dict[str, str]:
+    """The environment of `rulekb serve`'s mkdocs process."""
     env = dict(os.environ)
     env["SOURCE_DATE_EPOCH"] = str(epoch)
-    env["PYTHONHASHSEED"] = "0"
     env.setdefault("NO_MKDOCS_2_WARNING", "1")   # mkdocs-material's banner about its successor
     package_parent = str(Path(__file__).resolve().parent.parent)
     env["PYTHONPATH"] = os.pathsep.join([package_parent] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
     return env
 
 
-def run_mkdocs(folder: Path, epoch: int) -> tuple[float, int]:
-    """Build one language with mkdocs (strict: a warning fails the build); (seconds, pages)."""
-    start = time.monotonic()
-    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-f", str(folder / "mkdocs.yml")],
-                          cwd=folder, env=mkdocs_env(epoch), capture_output=True, text=True)
-    if proc.returncode != 0:
-        output = "\n".join(s for s in (proc.stdout.strip(), proc.stderr.strip()) if s)
-        raise BuildError(f"mkdocs failed for '{folder.name}' ({folder / 'mkdocs.yml'}):\n{output}")
+class _Messages(logging.Handler):
+    """mkdocs' warnings and errors of one build, for the error message of a failed build."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(f"{record.levelname}: {record.getMessage()}")
+
+
+def build_language(folder: Path, inputs: LanguageInputs, epoch: int) -> LanguageBuild:
+    """Step 4 for one language, in this process: mkdocs, strict (a warning fails the build),
+    with the pages of `inputs`; then the language's part of the offline archive."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    os.environ["SOURCE_DATE_EPOCH"] = str(epoch)
+    logger = logging.getLogger("mkdocs")
+    messages = _Messages()
+    logger.addHandler(messages)
+    propagate, logger.propagate = logger.propagate, False
+    wall, cpu = time.monotonic(), time.process_time()
+    try:
+        config = load_config(config_file=str(folder / "mkdocs.yml"), strict=True)
+        plugin = config.plugins["rulekb"]
+        plugin.provide(inputs.pages, inputs.blocks, inputs.assets)
+        build(config)
+    except Exception as exc:  # noqa: BLE001  (mkdocs' own errors and a theme's or plugin's)
+        details = "\n".join(messages.lines + [f"{type(exc).__name__}: {exc}"])
+        raise BuildError(f"mkdocs failed for '{inputs.lang}' ({folder / 'mkdocs.yml'}):\n{details}") from None
+    finally:
+        logger.removeHandler(messages)
+        logger.propagate = propagate
+    mkdocs_cpu = time.process_time() - cpu - plugin.own_seconds
+    seconds = time.monotonic() - wall
+    zipped = time.process_time()
+    archive.zip_folder(folder / "site", folder / LANGUAGE_ZIP, f"{ARCHIVE_TOP}/{inputs.lang}/")
+    own_cpu = plugin.own_seconds + time.process_time() - zipped
     pages = sum(1 for _ in (folder / "site").rglob("*.html"))
-    return time.monotonic() - start, pages
+    return LanguageBuild(inputs.lang, pages, seconds, False, mkdocs_cpu, own_cpu)
 
 
 def default_jobs(languages: int) -> int:
@@ -397,51 +451,103 @@ def default_jobs(languages: int) -> int:
     return max(1, min(languages, 2 * (os.cpu_count() or 1)))
 
 
-def build_languages(root: Path, work: Path, prepared: Prepared, languages: Sequence[str], jobs: int,
-                    progress: Progress) -> tuple[LanguageBuild, ...]:
-    """Step 4: mkdocs per language, in parallel processes; unchanged languages are reused."""
+T = TypeVar("T")
+
+
+def run_forked(jobs: Sequence[Callable[[], T]], at_once: int, done: Callable[[int, T], None],
+               meanwhile: Callable[[], None] = lambda: None) -> None:
+    """Run each job in a forked child process, `at_once` at a time, and call done(index, result)
+    in this process as each one ends; `meanwhile` runs here once the first jobs have started. A
+    job's exception is raised here once the running jobs have ended. Where processes cannot be
+    forked, everything runs one after another in this process."""
+    import multiprocessing
+    from multiprocessing.connection import wait
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        meanwhile()
+        for i, job in enumerate(jobs):
+            done(i, job())
+        return
+    context = multiprocessing.get_context("fork")
+
+    def child(job: Callable[[], T], send) -> None:
+        try:
+            send.send(("ok", job()))
+        except BuildError as exc:
+            send.send(("error", str(exc)))
+        except BaseException as exc:  # noqa: BLE001  (reported by the parent, with its traceback)
+            send.send(("failed", "".join(traceback.format_exception(exc))))
+
+    running: dict[object, tuple[int, object]] = {}
+    failure: BaseException | None = None
+    todo = list(enumerate(jobs))
+    started = False
+    while todo or running:
+        while todo and len(running) < at_once and failure is None:
+            i, job = todo.pop(0)
+            receive, send = context.Pipe(duplex=False)
+            process = context.Process(target=child, args=(job, send), name=f"rulekb-build-{i}", daemon=True)
+            process.start()
+            send.close()
+            running[receive] = (i, process)
+        if not started:
+            started = True
+            meanwhile()
+        if not running:
+            break
+        for receive in wait(list(running)):
+            i, process = running.pop(receive)
+            try:
+                kind, value = receive.recv()
+            except EOFError:
+                kind, value = "failed", f"the build process ended with exit code {process.exitcode} and no result"
+            receive.close()
+            process.join()
+            if kind == "ok":
+                done(i, value)
+            elif failure is None:
+                failure = BuildError(value if kind == "error" else f"a build process failed:\n{value}")
+        if failure is not None:
+            todo.clear()
+    if failure is not None:
+        raise failure
+
+
+def build_languages(root: Path, work: Path, prepared: Prepared, inputs: Mapping[str, LanguageInputs], jobs: int,
+                    progress: Progress, meanwhile: Callable[[], None] = lambda: None) -> tuple[LanguageBuild, ...]:
+    """Step 4: mkdocs per language, in parallel processes; unchanged languages are reused.
+    `meanwhile` runs in this process while the languages build."""
     results: dict[str, LanguageBuild] = {}
     todo = []
-    for lang in languages:
+    for lang, given in inputs.items():
         folder = work / lang
-        fp = fingerprint(folder, root, prepared.epoch)
+        fp = fingerprint(folder, root, prepared.epoch, given)
         marker = folder / FINGERPRINT
-        if (folder / "site" / "index.html").is_file() and marker.is_file() and marker.read_text() == fp:
+        if ((folder / "site" / "index.html").is_file() and (folder / LANGUAGE_ZIP).is_file() and marker.is_file()
+                and marker.read_text() == fp):
             pages = sum(1 for _ in (folder / "site").rglob("*.html"))
             results[lang] = LanguageBuild(lang, pages, 0.0, True)
             progress.say(f"      {lang}: unchanged since the last build, reused ({pages} pages)")
         else:
             marker.unlink(missing_ok=True)
             todo.append((lang, fp))
+
+    def finished(i: int, built: LanguageBuild) -> None:
+        lang, fp = todo[i]
+        (work / lang / FINGERPRINT).write_text(fp)
+        results[lang] = built
+        progress.say(f"      {lang}: {built.pages} pages in {built.seconds:.1f} s")
+
     if todo:
-        with ThreadPoolExecutor(max_workers=max(1, min(jobs, len(todo)))) as pool:
-            futures = {pool.submit(run_mkdocs, work / lang, prepared.epoch): (lang, fp) for lang, fp in todo}
-            for future in as_completed(futures):
-                lang, fp = futures[future]
-                seconds, pages = future.result()
-                (work / lang / FINGERPRINT).write_text(fp)
-                results[lang] = LanguageBuild(lang, pages, seconds, False)
-                progress.say(f"      {lang}: {pages} pages in {seconds:.1f} s")
-    return tuple(results[lang] for lang in languages)
+        import mkdocs.commands.build  # noqa: F401  (imported once, here: the forked processes share it)
+        jobs_of = [(lambda lang=lang: build_language(work / lang, inputs[lang], prepared.epoch)) for lang, _ in todo]
+        run_forked(jobs_of, max(1, min(jobs, len(todo))), finished, meanwhile)
+    else:
+        meanwhile()
+    return tuple(results[lang] for lang in inputs)
 
 
 # ---------------------------------------------------------------- assembling
-
-
-ZIP_DATE = (1980, 1, 1, 0, 0, 0)
-ZIP_LEVEL = 1   # deflate level: twice as fast as 6 on the whole rules (about 15 % larger), the archive is on the critical path
-
-
-def write_zip(folder: Path, target: Path, top: str = "rulekb-site") -> None:
-    """The whole site as one archive: sorted entries, fixed timestamps and permissions."""
-    files = sorted((p for p in folder.rglob("*") if p.is_file() and p != target), key=lambda p: p.relative_to(folder).as_posix())
-    with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=ZIP_LEVEL) as archive:
-        for path in files:
-            info = zipfile.ZipInfo(f"{top}/{path.relative_to(folder).as_posix()}", date_time=ZIP_DATE)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            info.create_system = 3
-            archive.writestr(info, path.read_bytes(), compress_type=zipfile.ZIP_DEFLATED, compresslevel=ZIP_LEVEL)
 
 
 def _link_or_copy(source: str, target: str) -> None:
@@ -451,23 +557,29 @@ def _link_or_copy(source: str, target: str) -> None:
         shutil.copy2(source, target)
 
 
-def write_root_files(staging: Path, prepared: Prepared) -> None:
+def write_root_files(staging: Path, prepared: Prepared, work: Path) -> Path:
     """Step 5a, first part: the new site folder with its root files (``index.html``, the JSON
-    API). It runs while mkdocs builds the languages: writing thousands of files is disk time,
-    mkdocs is processor time."""
+    API, the marker), and their part of the offline archive, which is returned."""
     staging.mkdir(parents=True)
-    for rel, text in prepared.site.files.items():
-        path = staging / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(text.encode("utf-8"))
+    files = {rel: text.encode("utf-8") for rel, text in prepared.site.files.items()}
+    files[SITE_MARKER] = b"built by `rulekb build`; this folder is replaced as a whole by the next build\n"
+    folders = {str((staging / rel).parent) for rel in files}
+    for folder in sorted(folders):
+        os.makedirs(folder, exist_ok=True)
+    for rel, data in files.items():
+        with open(staging / rel, "wb") as f:
+            f.write(data)
+    part = work / "root.zip"
+    archive.zip_files(part, ((f"{ARCHIVE_TOP}/{rel}", data) for rel, data in files.items()))
+    return part
 
 
-def assemble(work: Path, staging: Path, languages: Sequence[str]) -> None:
-    """Step 5a: the complete new site in `staging` (which `write_root_files` started)."""
+def assemble(work: Path, staging: Path, languages: Sequence[str], root_part: Path) -> None:
+    """Step 5a: the complete new site in `staging` (which `write_root_files` started), with the
+    offline archive joined from the root files' part and each language's."""
     for lang in languages:
         shutil.copytree(work / lang / "site", staging / lang, copy_function=_link_or_copy)
-    (staging / SITE_MARKER).write_text("built by `rulekb build`; this folder is replaced as a whole by the next build\n")
-    write_zip(staging, staging / paths.ARCHIVE)
+    archive.merge(staging / paths.ARCHIVE, [root_part] + [work / lang / LANGUAGE_ZIP for lang in languages])
 
 
 def swap_in(staging: Path, site_dir: Path) -> None:
@@ -499,6 +611,7 @@ def check_replaceable(site_dir: Path) -> None:
 # ---------------------------------------------------------------- the command
 
 
+
 def build_site(root: Path, site_dir: Path, *, work: Path | None = None, languages: Sequence[str] | None = None,
                jobs: int | None = None, out: TextIO | None = None,
                after_render: Callable[[Prepared], None] | None = None) -> BuildResult:
@@ -513,6 +626,7 @@ def build_site(root: Path, site_dir: Path, *, work: Path | None = None, language
     check_replaceable(site_dir)
     check_plugin_installed()
 
+    cpu = _cpu_seconds()
     progress.say("[1/5] loading rules/, translations/ and content/ …")
     step = time.monotonic()
     prepared = prepare(root, languages, concurrent_checks=True)
@@ -523,26 +637,24 @@ def build_site(root: Path, site_dir: Path, *, work: Path | None = None, language
     if after_render is not None:
         after_render(prepared)
 
-    progress.say("[2/5] writing pages into the build folder …")
+    progress.say("[2/5] handing the pages to mkdocs …")
     step = time.monotonic()
-    with ThreadPoolExecutor(max_workers=len(langs)) as writers:   # mostly disk time: the languages side by side
-        changed = sum(writers.map(lambda lang: write_language(root, work, prepared, lang), langs))
-    counts = ", ".join(f"{lang} {len(prepared.site.docs[lang])}" for lang in langs)
-    progress.say(f"      pages: {counts}; {changed} file(s) changed ({time.monotonic() - step:.1f} s)")
+    inputs = {lang: language_inputs(prepared, lang) for lang in langs}
+    changed = sum(write_config(root, work, prepared, lang) for lang in langs)
+    counts = ", ".join(f"{lang} {len(inputs[lang].pages)}" for lang in langs)
+    progress.say(f"      pages: {counts}; {changed} config(s) changed ({time.monotonic() - step:.1f} s)")
 
     jobs = jobs or default_jobs(len(langs))
     staging = site_dir.with_name(f".{site_dir.name}.new")
     if staging.exists():
         shutil.rmtree(staging)
     try:
-        with ThreadPoolExecutor(max_workers=1) as writer:   # the site root files, while mkdocs runs
-            root_files = writer.submit(write_root_files, staging, prepared)
-            progress.say(f"[3/5] building the language sites with mkdocs ({min(jobs, len(langs))} at a time) …")
-            built = build_languages(root, work, prepared, langs, jobs, progress)
-            root_files.result()
-
+        root_part: list[Path] = []
+        progress.say(f"[3/5] building the language sites with mkdocs ({min(jobs, len(langs))} at a time) …")
+        built = build_languages(root, work, prepared, inputs, jobs, progress,   # the site root files meanwhile
+                                meanwhile=lambda: root_part.append(write_root_files(staging, prepared, work)))
         progress.say("[4/5] assembling the site, the JSON API and the archive …")
-        assemble(work, staging, langs)
+        assemble(work, staging, langs, root_part[0])
         files = [p for p in staging.rglob("*") if p.is_file()]
         size = sum(p.stat().st_size for p in files)
         progress.say(f"[5/5] replacing {site_dir} …")
@@ -554,7 +666,13 @@ def build_site(root: Path, site_dir: Path, *, work: Path | None = None, language
     progress.say(f"done in {seconds:.1f} s: {len(files)} files, {size / 1e6:.1f} MB")
     index = site_dir / "index.html"
     progress.say(f"open {_shown_path(index)} in a browser ({index.as_uri()})")
-    return BuildResult(site_dir, built, len(files), size, seconds)
+    return BuildResult(site_dir, built, len(files), size, seconds, _cpu_seconds() - cpu)
+
+
+def _cpu_seconds() -> float:
+    """Processor time of this process and of the children it has waited for."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
 
 
 def _shown_path(path: Path) -> str:
@@ -601,7 +719,7 @@ def serve(args) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     prepared = prepare(root, [args.lang])
-    write_language(root, work, prepared, args.lang, regenerate=True)
+    write_config(root, work, prepared, args.lang, regenerate=True)   # the plugin renders the pages
     print(f"serving {args.lang} on http://{args.dev_addr}/ — edit rules/, translations/ or content/ and the page reloads; "
           "Ctrl-C stops", flush=True)
     command = [sys.executable, "-m", "mkdocs", "serve", "-f", str(work / args.lang / "mkdocs.yml"), "-a", args.dev_addr]

@@ -2,35 +2,43 @@
 report): a mkdocs plugin, registered as ``rulekb`` (pyproject: mkdocs.plugins entry point) and
 enabled in the per-language configs that `rulekb build` generates.
 
-Hooks, each small:
+The build hands the plugin its language's pages in memory (`RulekbPlugin.provide`: generated
+Markdown skeletons, their HTML blocks, the content/ assets), so no page is written to disk
+before mkdocs reads it. Hooks, each small:
 - ``on_config``: checks the plugin's options (the site language must be one of `languages`);
 - ``on_pre_build``: under `rulekb serve` (``regenerate: true``), renders the pages again from
   the YAML before each rebuild, so that an edited rule shows on reload; a data problem is
   reported with file and line and the previous pages stay;
-- ``on_page_content``: puts the HTML blocks of a generated page (``blocks_file``, written by
-  `rulekb build`) in place of their placeholder paragraphs, and records their ids as the page's
-  anchors (for mkdocs' anchor validation);
+- ``on_files``: adds the provided pages and assets (``File.generated``), and leaves out what a
+  reader never loads: source maps and the search stemmers and word splitters of other
+  languages (about 2 MB per language);
+- ``on_page_content``: puts the HTML blocks of a generated page in place of their placeholder
+  paragraphs, and records their ids as the page's anchors (for mkdocs' anchor validation);
 - ``on_page_context``: the page's links to the same page in the other languages (relative, so
   they work from ``file://``), for the language menu and the ``hreflang`` alternates of the
   templates (``templates/partials/alternate.html``, ``templates/main.html``);
-- ``on_files``: leaves out what a reader never loads: source maps and the search stemmers and
-  word splitters of other languages (about 2 MB per language);
 - ``on_post_template``: writes no ``404.html``: mkdocs gives it root-absolute links (``/assets/…``),
   which are broken in a site that is opened from disk or served below a language folder;
 - ``on_post_page``: sets ``<html lang>`` when material has no UI strings for the language and
   its templates fell back to English.
+
+The processor time spent in these hooks is added up in `RulekbPlugin.own_seconds`: the build
+counts it as the pipeline's time, not mkdocs' (`make bench`).
 """
 
 from __future__ import annotations
 
-import json
 import re
+import time
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator, Mapping, Sequence
 
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
+from mkdocs.structure.files import File, file_sort_key
 
 
 class RulekbConfig(Config):
@@ -38,7 +46,6 @@ class RulekbConfig(Config):
     languages = c.Type(list, default=[])     # [[code, name], ...] in the knowledge base's order
     root = c.Type(str, default="")           # the project folder, relative to the config file
     regenerate = c.Type(bool, default=False)
-    blocks_file = c.Type(str, default="")    # {docs path: [HTML block, ...]}, relative to the config file
 
 
 def alternates(dest_uri: str, lang: str, languages: list[list[str]]) -> list[dict[str, str | bool]]:
@@ -71,6 +78,26 @@ _HTML_LANG = re.compile(r'<html lang="[^"]*"')
 
 
 class RulekbPlugin(BasePlugin[RulekbConfig]):
+    def __init__(self) -> None:
+        super().__init__()
+        self._pages: Mapping[str, str] = {}
+        self._blocks: Mapping[str, Sequence[str]] = {}
+        self._assets: Mapping[str, str] = {}
+        self.own_seconds = 0.0   # processor time in the hooks below
+
+    def provide(self, pages: Mapping[str, str], blocks: Mapping[str, Sequence[str]], assets: Mapping[str, str]) -> None:
+        """The language's pages for the next build: {docs path: Markdown}, {docs path: the HTML
+        blocks of its placeholders}, {docs path: absolute path of an asset file}."""
+        self._pages, self._blocks, self._assets = pages, blocks, assets
+
+    @contextmanager
+    def _clock(self) -> Iterator[None]:
+        start = time.process_time()
+        try:
+            yield
+        finally:
+            self.own_seconds += time.process_time() - start
+
     def on_config(self, config):
         codes = [entry[0] for entry in self.config.languages if isinstance(entry, list) and entry]
         if self.config.lang and self.config.lang not in codes:
@@ -78,58 +105,56 @@ class RulekbPlugin(BasePlugin[RulekbConfig]):
                               f"(in {config.config_file_path}); regenerate the config with `rulekb build`")
         return config
 
-    def on_files(self, files, config):
-        search = config.plugins.get("material/search")
-        langs = set(search.config.lang or ["en"]) if search is not None else {"en"}
-        for file in list(files):
-            if unneeded_asset(file.src_uri, langs):
-                files.remove(file)
-        return files
-
-    _blocks: dict[str, list[str]] | None = None
-
     def on_pre_build(self, config):
-        self._blocks = None   # read again: `rulekb serve` rewrites the file before each rebuild
         if not self.config.regenerate:
             return
-        from .build import prepare, write_language
-        from .diagnostics import DataError
-        config_dir = Path(config.config_file_path).parent
-        root = (config_dir / self.config.root).resolve()
-        try:
-            prepared = prepare(root, [self.config.lang])
-        except DataError as exc:
-            raise PluginError("rulekb: the knowledge base did not load; the pages were not updated:\n"
-                              + "\n".join(str(p) for p in exc.problems)) from None
-        write_language(root, config_dir.parent, prepared, self.config.lang, regenerate=True)
+        with self._clock():
+            from .build import language_inputs, prepare
+            from .diagnostics import DataError
+            root = (Path(config.config_file_path).parent / self.config.root).resolve()
+            try:
+                prepared = prepare(root, [self.config.lang])
+            except DataError as exc:
+                raise PluginError("rulekb: the knowledge base did not load; the pages were not updated:\n"
+                                  + "\n".join(str(p) for p in exc.problems)) from None
+            inputs = language_inputs(prepared, self.config.lang)
+            self.provide(inputs.pages, inputs.blocks, inputs.assets)
+
+    def on_files(self, files, config):
+        with self._clock():
+            search = config.plugins.get("material/search")
+            langs = set(search.config.lang or ["en"]) if search is not None else {"en"}
+            for file in list(files):
+                if unneeded_asset(file.src_uri, langs) or file.src_uri in self._pages or file.src_uri in self._assets:
+                    files.remove(file)
+            added = [File.generated(config, path, content=text) for path, text in self._pages.items()]
+            added += [File.generated(config, path, abs_src_path=source) for path, source in self._assets.items()]
+            for file in sorted(added, key=file_sort_key):   # the order of a docs folder: the search index's
+                files.append(file)
+            return files
 
     def on_page_content(self, html, page, config, files):
-        if not self.config.blocks_file or "rulekb-block-" not in html:
+        if "rulekb-block-" not in html:
             return html
-        path = Path(config.config_file_path).parent / self.config.blocks_file
-        if self._blocks is None:
+        with self._clock():
+            blocks = self._blocks.get(page.file.src_uri)
+            if blocks is None:
+                raise PluginError(f"rulekb: {page.file.src_uri} has placeholders but no HTML blocks were provided "
+                                  "for it; build the site with `rulekb build`")
             try:
-                self._blocks = json.loads(path.read_text(encoding="utf-8"))
-            except (OSError, ValueError) as exc:
-                raise PluginError(f"rulekb: {page.file.src_uri} has placeholders but the blocks file {path} "
-                                  f"does not load ({exc}); run `rulekb build` again") from None
-        blocks = self._blocks.get(page.file.src_uri)
-        if blocks is None:
-            raise PluginError(f"rulekb: {page.file.src_uri} has placeholders but no blocks in {path}; "
-                              "run `rulekb build` again")
-        try:
-            html = _PLACEHOLDER.sub(lambda m: blocks[int(m.group(1))], html)
-        except IndexError:
-            raise PluginError(f"rulekb: {page.file.src_uri} and its blocks file {path} do not match; "
-                              "run `rulekb build` again") from None
-        if page.present_anchor_ids is not None:
-            for block in blocks:
-                page.present_anchor_ids.update(_ID.findall(block))
-        return html
+                html = _PLACEHOLDER.sub(lambda m: blocks[int(m.group(1))], html)
+            except IndexError:
+                raise PluginError(f"rulekb: {page.file.src_uri} and its HTML blocks do not match; "
+                                  "build the site with `rulekb build`") from None
+            if page.present_anchor_ids is not None:
+                for block in blocks:
+                    page.present_anchor_ids.update(_ID.findall(block))
+            return html
 
     def on_page_context(self, context, page, config, nav):
-        context["rulekb_alternates"] = alternates(page.file.dest_uri, self.config.lang, self.config.languages)
-        return context
+        with self._clock():
+            context["rulekb_alternates"] = alternates(page.file.dest_uri, self.config.lang, self.config.languages)
+            return context
 
     def on_post_template(self, output_content, template_name, config):
         return "" if template_name == "404.html" else output_content  # empty output: mkdocs writes no file
@@ -137,5 +162,6 @@ class RulekbPlugin(BasePlugin[RulekbConfig]):
     def on_post_page(self, output, page, config):
         lang = self.config.lang
         if lang and config.theme["language"] != lang:
-            return _HTML_LANG.sub(f'<html lang="{lang}"', output, count=1)
+            with self._clock():
+                return _HTML_LANG.sub(f'<html lang="{lang}"', output, count=1)
         return output
