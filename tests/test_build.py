@@ -281,3 +281,52 @@ def test_rulekb_serve_rebuilds_when_a_yaml_file_changes(tmp_path):
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+# ---------------------------------------------------------------- the language processes
+
+
+def _ok(value):
+    return lambda: value
+
+
+def _fails_with(exc):
+    def job():
+        raise exc
+    return job
+
+
+def test_forked_jobs_report_their_results_in_this_process():
+    from rulekb.build import run_forked
+    got, meanwhile = {}, []
+    run_forked([_ok("a"), _ok({"pages": 3}), _ok(None)], 2, got.__setitem__, lambda: meanwhile.append(os.getpid()))
+    assert got == {0: "a", 1: {"pages": 3}, 2: None}
+    assert meanwhile == [os.getpid()]   # once, in this process
+
+
+@pytest.mark.parametrize("exc, expected", [
+    (BuildError("mkdocs failed for 'de': ERROR: something"), r"^mkdocs failed for 'de': ERROR: something$"),
+    (ZeroDivisionError("boom"), r"a build process failed:\n.*Traceback.*ZeroDivisionError: boom"),
+])
+def test_a_failing_job_fails_the_build_with_its_reason(exc, expected):
+    from rulekb.build import run_forked
+    got = {}
+    with pytest.raises(BuildError, match=re.compile(expected, re.S)):
+        run_forked([_ok(1), _fails_with(exc), _ok(3)], 1, got.__setitem__)
+    assert 2 not in got   # nothing new starts after a failure
+
+
+def test_a_job_that_dies_without_a_result_fails_the_build():
+    from rulekb.build import run_forked
+    with pytest.raises(BuildError, match="ended with exit code 7 and no result"):
+        run_forked([lambda: os._exit(7)], 1, lambda i, r: None)
+
+
+def test_without_fork_the_languages_build_in_this_process(tmp_path, monkeypatch):
+    import multiprocessing
+    monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])
+    built = sitebuild.build(ROOT, tmp_path / "site", tmp_path / "build", languages=["de"])
+    assert (built.site / "de" / "rules" / "retrace.html").is_file()
+    assert [b.lang for b in built.result.languages] == ["de"] and built.result.languages[0].mkdocs_cpu > 0
+    with zipfile.ZipFile(built.site / "rulekb-site.zip") as z:
+        assert "rulekb-site/de/rules/retrace.html" in z.namelist()
