@@ -376,3 +376,40 @@ def test_show_release_of_an_unseen_release(synthetic, capsys):
     assert "702.2b  [deathtouch.b]" in out and "is destroyed as a state-based action." in out
     assert show(kb, "702.3b", "2031-06-01") == 0
     assert "702.3b  [deathtouch.b-2]" in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------- rulekb diff NUMBER OLD NEW
+
+
+@pytest.mark.parametrize("argv, expected", [
+    # 702.78 of 2011 is Retrace (Conspire today): its subrule a, renumbered, changed
+    (["702.78", "2011-05-01", "2026-01-16"],
+     ["Retrace (id retrace): 702.78 in the release of 2011-05-01, 702.81 in the release of 2026-01-16",
+      "702.78a -> 702.81a  [retrace.a]",
+      "Retrace [-appears on some instants and sorceries. It represents-]{+is+} a static ability",
+      "1 changed, 1 unchanged, 0 added, 0 removed (texts of 2011-05-01 -> 2026-01-16)"]),
+    # the subrule is followed by its identity: 601.2e of 2011 is lettered f today
+    (["601.2e", "2011-05-01", "2026-01-16"],
+     ["601.2e -> 601.2f  [casting-spells.e]", "The player determines the total cost of the spell.",
+      "1 changed, 0 unchanged"]),
+    # a number of the older release names the rule it had then (702.81 of 2018 is Devour, 702.82 now)
+    (["702.81", "2018-01-19", "2026-01-16"],
+     ["Devour (id devour): 702.81 in the release of 2018-01-19, 702.82 in the release of 2026-01-16",
+      "enters[- the battlefield-], you may sacrifice", "702.82c  [devour.c]: new in the release of 2026-01-16"]),
+])
+def test_diff_shows_the_word_changes_between_any_two_releases(full, capsys, argv, expected):
+    root, *_ = full
+    assert main(["--root", str(root), "diff", *argv]) == 0
+    out = capsys.readouterr().out
+    for line in expected:
+        assert line in out, (line, out)
+
+
+def test_diff_of_a_release_the_knowledge_base_does_not_hold_says_so(capsys):
+    assert main(["--root", str(ROOT), "diff", "702.78", "2011-05-01", "2026-01-16"]) == 1
+    out = capsys.readouterr().out
+    assert "no English text of this rule for the release of 2026-01-16" in out and "rulekb import cr" in out
+    assert main(["--root", str(ROOT), "diff", "702.990", "2011-05-01", "2026-01-16"]) == 1
+    assert "no rule 702.990" in capsys.readouterr().err
+    assert main(["--root", str(ROOT), "diff", "702.78", "2011-5-1", "2026-01-16"]) == 2
+    assert "'2011-5-1' is not a date" in capsys.readouterr().err

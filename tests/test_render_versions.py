@@ -87,3 +87,29 @@ def test_releases_are_versions_oldest_first_with_locale_dates(released):
     assert "<strong>Fassung 1</strong>: 1. Januar 2030" in de
     # the seeds' wordings are compared with the text on the page (version 2)
     assert "From version 3 to version 2" in text and "From version 4 to version 2" in text
+
+
+def test_any_two_releases_have_their_diff_the_wider_spans_folded(tmp_path):
+    """Three releases: 1 -> 2 and 2 -> 3 are shown open, 1 -> 3 folded beneath them."""
+    root = data_copy(tmp_path / "kb")
+    later = SYNTHETIC[1].read_text(encoding="utf-8")
+    assert "June 1, 2031" in later and "by discarding a land card" in later
+    third = tmp_path / "release-2032-03-01.txt"
+    third.write_text(later.replace("June 1, 2031", "March 1, 2032").replace("by discarding a land card",
+                                                                            "by discarding a basic land card"),
+                     encoding="utf-8")
+    for release in (*SYNTHETIC, third):
+        import_release(root, release)
+    site, *_ = render_tree(root)
+    text = section(site.docs["en"]["rules/retrace.md"])
+    assert "<strong>Version 3</strong>: March 1, 2032 <em>(the text on this page)</em>" in text
+    heads = [m for m in ("From version 1 to version 2", "From version 2 to version 3", "From version 1 to version 3")]
+    positions = [text.index(h) for h in heads]
+    assert positions == sorted(positions)   # consecutive first, then the span
+    span = text[text.index('<details class="rulekb-diff-span">'):]
+    assert span.startswith('<details class="rulekb-diff-span"><summary class="rulekb-diff-head">From version 1 to version 3')
+    one_to_three = span[:span.index("</details>")]
+    assert "Retrace <del>appears on some instants and sorceries. It represents</del><ins>is</ins>" in one_to_three
+    assert "discarding a<ins> basic</ins> land card" in one_to_three
+    two_to_three = text[text.index("From version 2 to version 3"):text.index('<details class="rulekb-diff-span">')]
+    assert "appears on some instants" not in two_to_three and "<ins> basic</ins>" in two_to_three

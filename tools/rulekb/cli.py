@@ -109,6 +109,13 @@ def cmd_show(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_diff(args: argparse.Namespace) -> int:
+    if not is_rule_number(args.ref):
+        print(f"error: '{args.ref}' is not a rule number; write it like 702.78 or 702.78a", file=sys.stderr)
+        return EXIT_DATA
+    return import_command.diff(args, _load(args))
+
+
 # ---------------------------------------------------------------- hash
 
 
@@ -146,6 +153,8 @@ def _args_hash(p: argparse.ArgumentParser) -> None:
 COMMANDS: tuple[Command, ...] = (
     Command("validate", "load and check the YAML data; print counts", cmd_validate, lambda p: None),
     Command("show", "print a rule or subrule with its source and status", cmd_show, _args_show),
+    Command("diff", "what changed in a rule's English texts between two rules releases, word by word", cmd_diff,
+            import_command.diff_arguments),
     Command("hash", "print the English hash a translation records as translated_from", cmd_hash, _args_hash),
     Command("po", "translators' gettext catalogs: po export LANG, po import FILE", po.run, po.arguments),
     Command("lang", "languages: lang add CODE registers one", languages.run, languages.arguments),

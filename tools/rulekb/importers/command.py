@@ -1,5 +1,5 @@
-"""The command-line side of the importers (`cli` stays thin): ``rulekb import cr|mtgjson`` and
-``rulekb show NUMBER --release DATE``."""
+"""The command-line side of the importers (`cli` stays thin): ``rulekb import cr|mtgjson``,
+``rulekb show NUMBER --release DATE`` and ``rulekb diff NUMBER OLD NEW``."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from typing import Sequence
 
 from ..models import SOURCE_LANGUAGE, KnowledgeBase, Rule, Unit, english_hash
 from . import cr, mtgjson
-from .releases import english_at, explain
+from .diff import format_diff, word_diff
+from .releases import english_at, explain, horizon, imported, numbering
 
 EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE = 0, 1, 2
 
@@ -123,4 +124,68 @@ def show_release(args: argparse.Namespace, kb: KnowledgeBase) -> int:
     return EXIT_OK
 
 
-__all__ = ["arguments", "run", "show_release"]
+# ---------------------------------------------------------------- diff
+
+
+def diff_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("ref", help="a rule or subrule number as in either release, or today (e.g. 702.78 of 2011, 702.81)")
+    p.add_argument("old", metavar="OLD", help="the older release, YYYY-MM-DD (e.g. 2011-05-01)")
+    p.add_argument("new", metavar="NEW", help="the newer release, YYYY-MM-DD (e.g. 2026-01-16)")
+
+
+def diff(args: argparse.Namespace, kb: KnowledgeBase) -> int:
+    """``rulekb diff NUMBER OLD NEW``: what changed in a rule's English texts between any two
+    releases, word by word ([-deleted-]{+inserted+}). NUMBER is looked up in OLD, then NEW, then
+    today's numbers and the number histories. Exit 0; 1 when the rule or its texts in a release
+    are not known; 2 on a malformed date."""
+    from ..link import link
+    for release in (args.old, args.new):
+        if not valid_release(release):
+            print(f"error: '{release}' is not a date; write a release as YYYY-MM-DD, e.g. 2026-01-16", file=sys.stderr)
+            return EXIT_USAGE
+    meaning = numbering(kb, args.old).get(args.ref) or numbering(kb, args.new).get(args.ref)
+    if meaning is not None:
+        rule, subrule = meaning.rule, meaning.subrule
+    else:
+        found = link(kb).lookup(args.ref)
+        if found is None:
+            print(f"error: no rule {args.ref} in this knowledge base, in {args.old}, {args.new} or today", file=sys.stderr)
+            return EXIT_UNKNOWN
+        rule, subrule = found.target.rule, found.target.subrule
+    # a subrule is followed by its identity, whatever its letter in each release (601.2e of 2011 is 601.2f now)
+    sides = {release: {unit.id: (label, unit) for label, unit in _units_in(rule, release, None)
+                       if subrule is None or unit is subrule.unit}
+             for release in (args.old, args.new)}
+    newest = horizon(kb) or ""
+    names = {release: (rule.number_in(release) or ("?",))[0] if release <= newest else "?" for release in sides}
+    title = rule.title.text(SOURCE_LANGUAGE) if rule.title else None
+    print(f"{title.text if title else rule.number} (id {rule.id}): {names[args.old]} in the release of {args.old}, "
+          f"{names[args.new]} in the release of {args.new}")
+    unknown = [release for release, units in sides.items() if not units]
+    if unknown:
+        print(f"The knowledge base has no English text of this rule for the release of {', '.join(unknown)} "
+              f"(imported releases: {', '.join(imported(kb)) or 'none'}); import it first: rulekb import cr FILE.")
+        return EXIT_UNKNOWN
+    order = list(sides[args.new]) + [uid for uid in sides[args.old] if uid not in sides[args.new]]
+    counts = {"changed": 0, "unchanged": 0, "added": 0, "removed": 0}
+    for uid in order:
+        old_label, unit = sides[args.old].get(uid) or sides[args.new][uid]
+        new_label = sides[args.new].get(uid, (None,))[0]
+        before, after = english_at(unit, args.old, rule.release), english_at(unit, args.new, rule.release)
+        label = old_label if new_label in (None, old_label) else f"{old_label} -> {new_label}"
+        if uid not in sides[args.new] or after is None:
+            counts["removed"] += 1
+            print(f"{label}  [{uid}]: not in the release of {args.new}\n  [-{before.text if before else ''}-]")
+        elif uid not in sides[args.old] or before is None:
+            counts["added"] += 1
+            print(f"{new_label}  [{uid}]: new in the release of {args.new}\n  {{+{after.text}+}}")
+        elif before.text == after.text:
+            counts["unchanged"] += 1
+        else:
+            counts["changed"] += 1
+            print(f"{label}  [{uid}]\n  {format_diff(word_diff(before.text, after.text))}")
+    print(", ".join(f"{n} {what}" for what, n in counts.items()) + f" (texts of {args.old} -> {args.new})")
+    return EXIT_OK
+
+
+__all__ = ["arguments", "diff", "diff_arguments", "run", "show_release"]

@@ -1,14 +1,14 @@
 """The "Versions" section of a rule page (render stage): for every unit of the rule with two or
-more distinct English versions, the releases (or source) of each version and word-level diffs:
-each release against the next, the oldest release against the newest (with three or more), and
-each English text known only from its source (e.g. an older wording quoted by a seed) against
-the text shown on the page.
+more distinct English versions, the releases (or source) of each version and word-level diffs
+between any two of its releases: each release against the next, shown open, and every wider
+span (version 1 to 3, 1 to 4, 2 to 4 …) folded beneath them; each English text known only from
+its source (e.g. an older wording quoted by a seed) against the text shown on the page.
 
-Why no selector of any two releases: the diffs of every pair grow with the square of the
-versions and need a script to pick one; consecutive pairs plus the whole span answer "what
-changed between two releases" by reading at most two diffs, at a cost proportional to the
-changes (a rule whose texts never changed gets no section). Each unit is folded in a
-``<details>``, and the section is kept out of the search index like the number history.
+No script: the diffs are made here, once per pair of distinct texts (a text unchanged over
+several releases is one version), and only for the texts that changed — a rule whose texts
+never changed gets no section. Each unit is folded in a ``<details>``, and the section is kept
+out of the search index like the number history. `rulekb diff NUMBER OLD NEW` prints the same
+diffs in the terminal.
 """
 
 from __future__ import annotations
@@ -45,13 +45,12 @@ def unit_versions(unit: Unit) -> list[tuple[tuple[str, ...], Variant]]:
 
 
 def comparisons(versions: list[tuple[tuple[str, ...], Variant]], shown: Variant | None) -> list[tuple[int, int]]:
-    """The pairs of versions (indexes) whose diff is shown: consecutive releases and, with three
-    or more, the oldest against the newest; each text known only from its source against the
-    text on the page (or, when it is that text, the newest release against it)."""
+    """The pairs of versions (indexes) whose diff is shown: consecutive releases, then every wider
+    span of releases (older first); each text known only from its source against the text on
+    the page (or, when it is that text, the newest release against it)."""
     released = [i for i, (releases, _v) in enumerate(versions) if releases]
     pairs = list(zip(released, released[1:]))
-    if len(released) >= 3:
-        pairs.append((released[0], released[-1]))
+    pairs += [(old, new) for k, old in enumerate(released) for new in released[k + 2:]]
     page = next((i for i, (_r, v) in enumerate(versions) if v is shown or (shown is not None and v.text == shown.text)),
                 None)
     for i, (releases, _v) in enumerate(versions):
@@ -102,10 +101,14 @@ def _unit_block(c: Lang, unit: Unit, versions: list[tuple[tuple[str, ...], Varia
         mark = f' <em>{e(_("(the text on this page)"))}</em>' if shown is not None and variant.text == shown.text else ""
         rows.append(f'<li><strong>{e(_("Version {n}").format(n=n))}</strong>: {where}{mark}</li>')
     diffs = []
+    released = [i for i, (releases, _v) in enumerate(versions) if releases]
     for i, j in comparisons(versions, shown):
         head = e(_("From version {old} to version {new}").format(old=i + 1, new=j + 1))
-        diffs.append(f'<p class="rulekb-diff-head">{head}</p>'
-                     f'<p class="rulekb-diff" lang="en">{diff_html(versions[i][1].text, versions[j][1].text)}</p>')
+        body = f'<p class="rulekb-diff" lang="en">{diff_html(versions[i][1].text, versions[j][1].text)}</p>'
+        if i in released and j in released and released.index(j) - released.index(i) > 1:   # a wider span: folded
+            diffs.append(f'<details class="rulekb-diff-span"><summary class="rulekb-diff-head">{head}</summary>{body}</details>')
+        else:
+            diffs.append(f'<p class="rulekb-diff-head">{head}</p>{body}')
     count = c.ui.ngettext("{n} version", "{n} versions", len(versions)).format(n=len(versions))
     anchor = f"versions-{unit.id.rsplit('.', 1)[1]}"
     return (f'<details class="rulekb-versions-unit" id="{e(anchor)}"><summary>'
