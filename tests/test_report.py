@@ -1,5 +1,6 @@
 """report: the text, JSON, JUnit and HTML reports and the site's status page, each against a golden
-file (refresh with RULEKB_UPDATE_GOLDEN=1), plus escaping, structure and the `rulekb check` command."""
+file (refresh with RULEKB_UPDATE_GOLDEN=1), plus escaping, structure and the `rulekb check` command;
+the fast JSON writer against json.dumps."""
 
 from __future__ import annotations
 
@@ -11,11 +12,15 @@ from pathlib import Path
 from xml.etree import ElementTree as ET
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import DATA, ROOT
 from rulekb.check import run_checks
 from rulekb.cli import main
-from rulekb.report import md_escape, render, status_markdown, to_json
+from rulekb.models import Finding, Severity
+from rulekb.report import (_Encoded, _finding_dict, _findings_json, json_text, md_escape, render, status_markdown,
+                           to_json)
 from rulekb.validate import load_knowledge_base
 
 KB = DATA / "qa" / "kb"
@@ -134,3 +139,82 @@ def test_output_file(capsys, tmp_path):
 def test_real_data_fails_on_its_seed_defects(capsys):
     code, out, _ = run(capsys, "--root", str(ROOT), "check", "--profile", "ci")
     assert code == 1 and "[staleness.stale] retrace.a (fr)" in out
+
+
+# ---------------------------------------------------------------- the JSON writer
+
+
+def _dumps(value) -> str:
+    return json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True)
+
+
+_TEXT = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)) | st.sampled_from('"\\\n\t\x00\x1f/'))
+_LEAVES = (st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True, allow_infinity=True) | _TEXT)
+_KEYS = _TEXT | st.integers() | st.booleans() | st.none() | st.floats(allow_nan=False)
+_JSON = st.recursive(_LEAVES, lambda inner: st.lists(inner, max_size=5) | st.lists(inner, max_size=3).map(tuple)
+                     | st.dictionaries(_TEXT, inner, max_size=5), max_leaves=40)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_JSON)
+def test_json_text_is_json_dumps(value):
+    """json_text writes exactly what json.dumps(ensure_ascii=False, indent=2, sort_keys=True) writes."""
+    assert json_text(value) == _dumps(value)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(_KEYS, _LEAVES, max_size=6), st.integers(min_value=0, max_value=4))
+def test_json_text_converts_keys_as_json_dumps_does(value, indent):
+    try:
+        expected = json.dumps(value, ensure_ascii=False, indent=indent, sort_keys=True)
+    except TypeError:  # keys of different types do not sort: the same error
+        with pytest.raises(TypeError):
+            json_text(value, indent)
+        return
+    assert json_text(value, indent) == expected
+
+
+@pytest.mark.parametrize("value", [[], {}, "", [[]], {"a": {}}, {"a": [{}, [], {"b": []}]}, 0, -1.5, 1e300, "\u2028é\"\\"])
+def test_json_text_edge_cases(value):
+    assert json_text(value) == _dumps(value)
+
+
+@pytest.mark.parametrize("value, error", [
+    ({"a": {1, 2}}, TypeError),
+    ([object()], TypeError),
+    ({(1, 2): "tuple key"}, TypeError),
+])
+def test_json_text_refuses_what_json_refuses(value, error):
+    with pytest.raises(error):
+        _dumps(value)
+    with pytest.raises(error):
+        json_text(value)
+
+
+def test_json_text_refuses_circular_data():
+    loop: list = []
+    loop.append(loop)
+    with pytest.raises(ValueError, match="Circular reference"):
+        json_text({"x": loop})
+
+
+_FINDING = st.builds(Finding, code=_TEXT, severity=st.sampled_from(list(Severity)), lang=_TEXT, entry=_TEXT,
+                     file=_TEXT, line=st.integers(), message=_TEXT, suggestion=_TEXT)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_FINDING, max_size=6))
+def test_findings_are_written_as_their_dicts(findings):
+    """The findings' fast template writes exactly the JSON of their `_finding_dict`s."""
+    expected = _dumps({"findings": [_finding_dict(f) for f in findings]})
+    assert json_text({"findings": _Encoded(_findings_json(findings, "\n  "))}) == expected
+
+
+def test_a_finding_that_is_not_plain_is_written_the_general_way():
+    odd = [Finding("c", Severity.ERROR, "en", "e", "f", True, "m", "s"), Finding("c", Severity.INFO, "de", "e", "f", 3, None, "s")]  # type: ignore[arg-type]
+    assert json_text({"x": _Encoded(_findings_json(odd, "\n  "))}) == _dumps({"x": [_finding_dict(f) for f in odd]})
+
+
+def test_report_json_is_json_dumps_of_its_data(result, kb):
+    data = json.loads(to_json(result, kb))
+    assert to_json(result, kb) == _dumps(data) + "\n"
