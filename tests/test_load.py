@@ -36,3 +36,27 @@ def test_refused_yaml(text, line, fragment):
 def test_all_problems_of_a_file_are_reported():
     _, problems = parse_text("f.yaml", "a: 1\na: 2\nb: &y 3\nb: 4\n")
     assert len(problems) == 3
+
+
+def test_a_syntax_error_is_the_only_problem_of_its_file():
+    """The file is refused as a whole: what was built before the error is not reported."""
+    root, problems = parse_text("f.yaml", "a: 1\na: 2\nb: &x [1\n")
+    assert root is None
+    assert len(problems) == 1 and "YAML syntax error" in problems[0].message
+
+
+def test_events_come_as_pyyaml_gives_them():
+    """The nodes of a file are those of PyYAML's own event stream (list(yaml.parse(text)))."""
+    import yaml
+    text = "a: [x, 'y', {b: c}]\nd:\n  - e: |\n      f\n  - g\n"
+    root, problems = parse_text("f.yaml", text)
+    assert problems == []
+    scalars = [e.value for e in yaml.parse(text, Loader=yaml.SafeLoader) if isinstance(e, yaml.ScalarEvent)]
+
+    def values(node):
+        if isinstance(node, Scalar):
+            return [node.value]
+        if isinstance(node, SeqNode):
+            return [v for item in node.items for v in values(item)]
+        return [v for key, value in node.items for v in values(key) + values(value)]
+    assert values(root) == scalars

@@ -49,6 +49,13 @@ class MapNode:
                 return v
         return None
 
+    def fields(self) -> dict[str, "Node"]:
+        """Key -> value, for reading several fields (the first of a key, as `get` finds it)."""
+        out: dict[str, Node] = {}
+        for k, v in self.items:
+            out.setdefault(k.value, v)
+        return out
+
     def key_node(self, key: str) -> Scalar | None:
         for k, _ in self.items:
             if k.value == key:
@@ -107,6 +114,20 @@ _ScalarEvent, _SequenceStart, _SequenceEnd = yaml.ScalarEvent, yaml.SequenceStar
 _MappingStart, _MappingEnd, _AliasEvent = yaml.MappingStartEvent, yaml.MappingEndEvent, yaml.AliasEvent
 
 
+def _plain(event: yaml.ScalarEvent) -> Scalar:
+    """The scalar of a scalar event without anchor or tag (nearly all of them: the builder's
+    loops handle these inline, without the general `_Builder._node`)."""
+    mark = event.start_mark
+    style = event.style
+    node = _new(Scalar)
+    d = node.__dict__
+    d["value"] = event.value
+    d["line"] = mark.line + 1
+    d["column"] = mark.column + 1
+    d["quoted"] = style is not None and style != ""
+    return node
+
+
 class _Builder:
     """Turns PyYAML events into nodes, collecting problems instead of stopping at the first."""
 
@@ -118,14 +139,15 @@ class _Builder:
         line, col = _pos(mark)
         self.problems.append(Problem(self.path, line, col, message, hint))
 
-    def build(self, events: list[yaml.Event]) -> Node | None:
-        it = iter(events)
+    def build(self, events: Iterator[yaml.Event]) -> Node | None:
+        first = event = next(events, None)
         roots: list[Node] = []
-        for event in it:
+        while event is not None:
             if isinstance(event, yaml.DocumentStartEvent):
-                roots.append(self._node(next(it), it))
+                roots.append(self._node(next(events), events))
+            event = next(events, None)
         if len(roots) > 1:
-            self.problem(events[0].start_mark, "the file holds several YAML documents ('---')",
+            self.problem(first.start_mark, "the file holds several YAML documents ('---')",  # type: ignore[union-attr]
                          "keep one document per file; move the others into files of their own")
         return roots[0] if roots else None
 
@@ -141,6 +163,8 @@ class _Builder:
 
     def _node(self, event: yaml.Event, it) -> Node:
         kind = type(event)
+        if kind is _ScalarEvent and event.anchor is None and event.tag is None:  # type: ignore[attr-defined]
+            return _plain(event)  # the common case, first
         if kind is _AliasEvent:
             self.problem(event.start_mark, f"YAML alias '*{event.anchor}' is not allowed",
                          "write the value out in full; anchors and aliases are refused")
@@ -156,9 +180,13 @@ class _Builder:
         if kind is _SequenceStart:
             items = []
             for child in it:
-                if type(child) is _SequenceEnd:
+                child_kind = type(child)
+                if child_kind is _SequenceEnd:
                     break
-                items.append(self._node(child, it))
+                if child_kind is _ScalarEvent and child.anchor is None and child.tag is None:
+                    items.append(_plain(child))
+                else:
+                    items.append(self._node(child, it))
             return _container(SeqNode, tuple(items), line, col)
         if kind is _MappingStart:
             return self._mapping(line, col, it)
@@ -168,10 +196,18 @@ class _Builder:
         items: list[tuple[Scalar, Node]] = []
         seen: dict[str, Scalar] = {}
         for child in it:
-            if type(child) is _MappingEnd:
+            child_kind = type(child)
+            if child_kind is _MappingEnd:
                 break
-            key = self._node(child, it)
-            value = self._node(next(it), it)
+            if child_kind is _ScalarEvent and child.anchor is None and child.tag is None:
+                key = _plain(child)
+            else:
+                key = self._node(child, it)
+            child = next(it)
+            if type(child) is _ScalarEvent and child.anchor is None and child.tag is None:
+                value = _plain(child)
+            else:
+                value = self._node(child, it)
             if type(key) is not Scalar:
                 self.problem_at(key, "a mapping key must be plain text",
                                 "use a text key such as 'en' or 'text'")
@@ -210,8 +246,11 @@ def _decode(path: str, data: bytes) -> tuple[str | None, list[Problem]]:
 def parse_text(path: str, text: str) -> tuple[Node | None, list[Problem]]:
     """Parse YAML text into nodes; returns (root or None, problems)."""
     builder = _Builder(path)
+    loader = _Loader(text)
     try:
-        events = list(yaml.parse(text, Loader=_Loader))
+        # The parser's events as list(yaml.parse(text)) gives them, pulled from the parser as the
+        # nodes are built (no generator, no check_event call, no list: ~125,000 events in the rules).
+        root = builder.build(iter(loader.get_event, None))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = _pos(mark) if mark else (1, 1)
@@ -220,7 +259,8 @@ def parse_text(path: str, text: str) -> tuple[Node | None, list[Problem]]:
                               "check the indentation and quoting around this line")]
     except yaml.YAMLError as exc:
         return None, [Problem(path, 1, 1, f"YAML error: {exc}", "check the file's YAML syntax")]
-    root = builder.build(events)
+    finally:
+        loader.dispose()
     return root, builder.problems
 
 

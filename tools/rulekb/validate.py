@@ -17,16 +17,22 @@ Project layout read here:
 
 from __future__ import annotations
 
+import copyreg
 import datetime as dt
 import functools
+import gc
+import io
+import os
+import pickle
 import re
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Callable, TypeVar
+from typing import Callable, Sequence, TypeVar
 
 from .diagnostics import DataError, Problem, did_you_mean
-from .load import MapNode, Node, Scalar, SeqNode, SourceFile, gc_paused, load_files
+from .load import MapNode, Node, Scalar, SeqNode, SourceFile, gc_paused, parse_file, yaml_files
 from .models import (SOURCE_LANGUAGE, Card, GlossaryEntry, HistoryEntry, KnowledgeBase, Language, Pos, Rule, RulesRelease,
                      Ruling, Source, Status, Subrule, Unit, UnitKind, Variant)
 from .refs import SUBRULE_LETTERS, parse_rule_number
@@ -75,12 +81,14 @@ class Reader:
             self.error(node, f"{what} must be a mapping (key: value lines)", f"write {what} as 'key: value' lines")
             return None
         allowed = required + optional
+        keys = set()
         for key, _ in node.items:
+            keys.add(key.value)
             if key.value not in allowed:
                 hint = did_you_mean(key.value, allowed) or f"allowed fields: {', '.join(allowed)}"
                 self.error(key, f"unknown field '{key.value}' in {what}", hint)
         for name in required:
-            if node.get(name) is None:
+            if name not in keys:
                 self.error(node, f"{what} lacks the required field '{name}'", f"add '{name}:'")
         return node
 
@@ -171,6 +179,11 @@ class Context:
     languages: tuple[str, ...]
     sources: frozenset[str]
 
+    @functools.cached_property
+    def source_ids(self) -> tuple[str, ...]:
+        """The source ids, sorted: the choices of a `source` field."""
+        return tuple(sorted(self.sources))
+
 
 VARIANT_FIELDS = ("text", "source", "status")
 VARIANT_OPTIONAL = ("canonical", "translated_from", "note", "releases")
@@ -181,24 +194,25 @@ def _variant(r: Reader, ctx: Context, node: Node, lang: str, single: bool, what:
     m = r.mapping(node, what, VARIANT_FIELDS, VARIANT_OPTIONAL)
     if m is None:
         return None
-    text = r.nonempty(m.get("text"), f"{what} text")
-    source = r.choice(m.get("source"), f"{what} source", tuple(sorted(ctx.sources)))
-    status = r.choice(m.get("status"), f"{what} status", STATUSES)
-    canonical = r.boolean(m.get("canonical"), f"{what} canonical") if m.get("canonical") else None
+    fields = m.fields()
+    text = r.nonempty(fields.get("text"), f"{what} text")
+    source = r.choice(fields.get("source"), f"{what} source", ctx.source_ids)
+    status = r.choice(fields.get("status"), f"{what} status", STATUSES)
+    canonical = r.boolean(fields["canonical"], f"{what} canonical") if fields.get("canonical") else None
     translated_from = None
-    if m.get("translated_from") is not None:
+    if fields.get("translated_from") is not None:
         if lang == SOURCE_LANGUAGE:
             r.error(m.key_node("translated_from"), f"{what}: an English text has no 'translated_from'",  # type: ignore[arg-type]
                     "remove the field; it records which English a translation was made from")
-        translated_from = r.pattern(m.get("translated_from"), f"{what} translated_from", HASH,
+        translated_from = r.pattern(fields["translated_from"], f"{what} translated_from", HASH,
                                     "16 hex digits, as printed by 'rulekb hash'")
-    note = r.nonempty(m.get("note"), f"{what} note") if m.get("note") is not None else None
+    note = r.nonempty(fields["note"], f"{what} note") if fields.get("note") is not None else None
     releases: tuple[str, ...] = ()
-    if m.get("releases") is not None:
+    if fields.get("releases") is not None:
         if lang != SOURCE_LANGUAGE:
             r.error(m.key_node("releases"), f"{what}: only an English text lists 'releases'",  # type: ignore[arg-type]
                     "remove the field; it lists the rules releases whose official English this is")
-        releases = _release_list(r, m.get("releases"), f"{what} releases")
+        releases = _release_list(r, fields["releases"], f"{what} releases")
     if text is None or source is None or status is None:
         return None
     return Variant(text=text, source=source, status=Status(status),
@@ -253,7 +267,7 @@ def _history(r: Reader, ctx: Context, node: Node | None) -> tuple[HistoryEntry, 
         number = r.rule_number(m.get("number"), "history number")
         since = r.date(m.get("since"), "history since", partial=True)
         until = r.date(m.get("until"), "history until", partial=True)
-        source = r.choice(m.get("source"), "history source", tuple(sorted(ctx.sources)))
+        source = r.choice(m.get("source"), "history source", ctx.source_ids)
         releases = _release_list(r, m.get("releases"), "history releases") if m.get("releases") is not None else ()
         if since and until and since > until:
             r.error(m, f"history entry {number}: since {since} is after until {until}", "swap or correct the dates")
@@ -314,19 +328,20 @@ def _rule(r: Reader, node: Node, ctx: Context, what: str) -> Rule | None:
     m = r.mapping(node, what, RULE_FIELDS, RULE_OPTIONAL)
     if m is None:
         return None
-    rid = r.slug(m.get("id"), "rule id")
-    number = r.rule_number(m.get("number"), "rule number")
-    release = r.date(m.get("release"), "rule release")
+    fields = m.fields()
+    rid = r.slug(fields.get("id"), "rule id")
+    number = r.rule_number(fields.get("number"), "rule number")
+    release = r.date(fields.get("release"), "rule release")
     if rid is None or number is None:
         return None
     head = {}
     for kind in (UnitKind.TITLE, UnitKind.SUMMARY, UnitKind.TEXT):
-        node = m.get(kind.value)
+        node = fields.get(kind.value)
         head[kind] = _unit(r, ctx, node, f"{rid}.{kind.value}", kind, f"{number} {kind.value}") if node else None
-    history = _history(r, ctx, m.get("history"))
+    history = _history(r, ctx, fields.get("history"))
     subrules, former = _subrules(r, ctx, m, rid, number, release, history)
     notes = []
-    notes_node = m.get("notes")
+    notes_node = fields.get("notes")
     if notes_node is not None:
         nm = r.entries(notes_node, "notes")
         for key, value in nm.items if nm else ():
@@ -422,7 +437,7 @@ def card_from(f: SourceFile, ctx: Context) -> tuple[Card | None, list[Problem]]:
     set_code = r.pattern(m.get("set"), "card set", re.compile(r"^[A-Z0-9]{2,6}$"), "the set code, e.g. XLN")
     number = r.nonempty(m.get("collector_number"), "card collector_number")
     oracle = r.pattern(m.get("oracle_id"), "card oracle_id", UUID, "a lowercase UUID")
-    source = r.choice(m.get("source"), "card source", tuple(sorted(ctx.sources)))
+    source = r.choice(m.get("source"), "card source", ctx.source_ids)
     if None in (cid, set_code, number, oracle, source) or SOURCE_LANGUAGE not in names:
         return None, r.problems
     return Card(cid, MappingProxyType(names), set_code, number, oracle, source, Pos(f.path, m.line)), r.problems  # type: ignore[arg-type]
@@ -530,7 +545,7 @@ def release_from(f: SourceFile, ctx: Context) -> tuple[RulesRelease | None, list
     if m is None:
         return None, r.problems
     date = r.date(m.get("release"), "release date")
-    source = r.choice(m.get("source"), "release source", tuple(sorted(ctx.sources)))
+    source = r.choice(m.get("source"), "release source", ctx.source_ids)
     file = r.nonempty(m.get("file"), "release file")
     r.pattern(m.get("sha256"), "release sha256", SHA256, "the 64 hex digits of the file's SHA-256")
     for name in ("encoding", "line_endings"):
@@ -561,14 +576,25 @@ def _single(files: dict[str, SourceFile], path: str, root: Path) -> SourceFile:
     return files[path]
 
 
+@dataclass(frozen=True)
+class Checked:
+    """A rule or glossary file parsed and schema-checked ahead of `_build` (by `load_knowledge_base`,
+    on two cores): what it holds and the problems found in it, taken in the file's place."""
+
+    path: str
+    rules: tuple[Rule, ...] = ()
+    glossary: tuple[GlossaryEntry, ...] = ()
+    problems: tuple[Problem, ...] = ()
+
+
 def build_knowledge_base(files: tuple[SourceFile, ...], root: Path = Path(".")) -> KnowledgeBase:
     """Schema-check all parsed files and build the KnowledgeBase, or raise DataError."""
     with gc_paused():
         return _build(files, root)
 
 
-def _build(files: tuple[SourceFile, ...], root: Path) -> KnowledgeBase:
-    by_path = {f.path: f for f in files}
+def _build(files: Sequence[SourceFile | Checked], root: Path) -> KnowledgeBase:
+    by_path = {f.path: f for f in files if isinstance(f, SourceFile)}
     problems: list[Problem] = []
     languages, found = languages_from(_single(by_path, LANGUAGES_FILE, root))
     problems += found
@@ -583,7 +609,11 @@ def _build(files: tuple[SourceFile, ...], root: Path) -> KnowledgeBase:
     releases: list[RulesRelease] = []
     cites: list[tuple[str, Scalar, str]] = []
     for f in files:
-        if f.path.startswith("rules/comprehensive/"):
+        if isinstance(f, Checked):
+            rules += f.rules
+            glossary += f.glossary
+            found = list(f.problems)
+        elif f.path.startswith("rules/comprehensive/"):
             got_rules, found = rules_from(f, ctx)
             rules += got_rules
         elif f.path.startswith("rules/cards/"):
@@ -703,6 +733,193 @@ def _releases_cross(rules: list[Rule], glossary: list[GlossaryEntry], releases: 
 DATA_FOLDERS = ("rules", "translations")
 
 
+# Reading the whole Comprehensive Rules (~175 rule and glossary files, 1.8 MB of YAML) takes most
+# of a second on one core. From PARALLEL_BYTES of such files on, `load_knowledge_base` forks a child
+# process that parses and schema-checks a part of them (CHILD_SHARE of all bytes) and sends back
+# what they hold, pickled, while this process reads and checks the other files. Each file's
+# contents and problems take the file's place, so the knowledge base and the problems are those
+# of a read on one core; where the child fails (or cannot be forked, or other threads run), this
+# process reads its files too. `rulekb check …` (rulekb.early) starts that child before the rest
+# of the command is imported (`read_early`): it then reads EARLY_SHARE of the bytes.
+PARALLEL_BYTES = 400_000
+CHILD_SHARE = 0.5
+EARLY_SHARE = 0.6
+CHECKED_APART = ("rules/comprehensive/", "rules/glossary/")  # files checked one by one, apart
+
+
 def load_knowledge_base(root: Path) -> KnowledgeBase:
     """load + validate: the whole project tree under `root` into a KnowledgeBase (or DataError)."""
-    return build_knowledge_base(load_files(root, DATA_FOLDERS), root)
+    started = _take_early(root)
+    if started is not None:
+        paths, theirs, wait = started
+    else:
+        paths = [path for folder in DATA_FOLDERS for path in yaml_files(root, folder)]
+        theirs = _child_share(root, paths, CHILD_SHARE)
+        wait = _read_in_child(root, theirs) if theirs else None
+    with gc_paused():
+        done: dict[Path, Read] = {}
+        ctx = _file_context(root, done) if theirs else None
+        for path in paths:
+            if path not in theirs and path not in done:
+                done[path] = _read(path, root, ctx)
+        read = wait() if wait is not None else None
+        if read is None:  # no child, or it failed: its files are read here
+            read = {path: _read(path, root, ctx) for path in theirs}
+        done.update(read)
+        problems: list[Problem] = []
+        items: list[SourceFile | Checked] = []
+        for path in paths:  # in the order of load_files
+            found, item = done[path]
+            problems.extend(found)
+            if item is not None:
+                items.append(item)
+        if problems:  # as load_files: the parse problems alone
+            raise DataError(problems)
+        return _build(items, root)
+
+
+_early: list[tuple[int, Path, list[Path], frozenset[Path], Callable[[], dict | None]]] = []
+
+
+def read_early(root: Path) -> None:
+    """Fork the child that reads its part of the files under `root` now, ahead of the command
+    that will load the knowledge base of `root` (`load_knowledge_base` takes its work up; at the
+    process's end it is ended, if nothing took it up)."""
+    root = root.resolve()
+    if not (root / "rules").is_dir():
+        return
+    paths = [path for folder in DATA_FOLDERS for path in yaml_files(root, folder)]
+    theirs = _child_share(root, paths, EARLY_SHARE)
+    wait = _read_in_child(root, theirs) if theirs else None
+    if wait is not None:
+        import atexit
+        _early.append((os.getpid(), root, paths, theirs, wait))
+        atexit.register(_end_early)
+
+
+def _take_early(root: Path) -> tuple[list[Path], frozenset[Path], Callable[[], dict | None]] | None:
+    for entry in _early:
+        pid, early_root, paths, theirs, wait = entry
+        if pid == os.getpid() and early_root == root:
+            _early.remove(entry)
+            return paths, theirs, wait
+    return None
+
+
+def _end_early() -> None:
+    while _early:
+        pid, _root, _paths, _theirs, wait = _early.pop()
+        if pid == os.getpid():
+            wait(discard=True)  # type: ignore[call-arg]
+
+
+Read = tuple[list[Problem], "SourceFile | Checked | None"]  # a file's parse problems, and what was read
+
+
+def _checked_apart(root: Path, path: Path) -> bool:
+    return path.relative_to(root).as_posix().startswith(CHECKED_APART)
+
+
+def _child_share(root: Path, paths: list[Path], share: float) -> frozenset[Path]:
+    """The files a child process reads: rule and glossary files up to `share` of all bytes,
+    when there are enough and this process can fork."""
+    if not hasattr(os, "fork") or threading.active_count() > 1:
+        return frozenset()
+    sizes = {p: p.stat().st_size for p in paths}
+    candidates = [p for p in paths if _checked_apart(root, p)]
+    if sum(sizes[p] for p in candidates) < PARALLEL_BYTES:
+        return frozenset()
+    budget = share * sum(sizes.values())
+    chosen: list[Path] = []
+    for path in candidates:
+        if sizes[path] <= budget:
+            budget -= sizes[path]
+            chosen.append(path)
+    return frozenset(chosen)
+
+
+def _file_context(root: Path, done: dict[Path, Read]) -> Context | None:
+    """What a rule or glossary file is checked against: the languages and sources (parsed into
+    `done`); None when they do not parse (`_build` reports why)."""
+    context = []
+    for rel in (LANGUAGES_FILE, SOURCES_FILE):
+        path = root / rel
+        parsed, problems = parse_file(path, root) if path.is_file() else (None, [])
+        done[path] = (problems, parsed)
+        if parsed is None:
+            return None
+        context.append(parsed)
+    languages, _ = languages_from(context[0])
+    sources, _ = sources_from(context[1])
+    return Context(tuple(lang.code for lang in languages), frozenset(sources))
+
+
+def _read(path: Path, root: Path, ctx: Context | None) -> Read:
+    """Parse a file; given a `ctx`, schema-check a rule or glossary file too (a Checked; the
+    other files, and all without a `ctx`, are checked by `_build`)."""
+    parsed, problems = parse_file(path, root)
+    if parsed is None or ctx is None:
+        return problems, parsed
+    if parsed.path.startswith("rules/comprehensive/"):
+        rules, found = rules_from(parsed, ctx)
+        return problems, Checked(parsed.path, rules=tuple(rules), problems=tuple(found))
+    if parsed.path.startswith("rules/glossary/"):
+        entries, found = glossary_from(parsed, ctx)
+        return problems, Checked(parsed.path, glossary=tuple(entries), problems=tuple(found))
+    return problems, parsed
+
+
+def _mapping_proxy(items: dict) -> MappingProxyType:
+    return MappingProxyType(items)
+
+
+class _Pickler(pickle.Pickler):
+    """Pickles the models, whose mappings are read-only proxies (which pickle refuses)."""
+
+    dispatch_table = copyreg.dispatch_table.copy()
+    dispatch_table[MappingProxyType] = lambda proxy: (_mapping_proxy, (dict(proxy),))
+
+
+def _read_in_child(root: Path, paths: frozenset[Path]):  # type: ignore[no-untyped-def]
+    """Fork the child that reads `paths`; returns the function that waits for what it read
+    (None when it failed)."""
+    read_fd, write_fd = os.pipe()
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(read_fd)
+        os.close(write_fd)
+        return None
+    if pid == 0:  # the child: read, send, leave without any cleanup of the parent's
+        status = 1
+        try:
+            os.close(read_fd)
+            gc.disable()
+            ctx = _file_context(root, {})
+            buffer = io.BytesIO()
+            _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump({path: _read(path, root, ctx) for path in paths})
+            with os.fdopen(write_fd, "wb") as out:
+                out.write(buffer.getbuffer())
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(write_fd)
+
+    def wait(discard: bool = False) -> dict[Path, Read] | None:
+        if discard:  # not needed after all: end it
+            import signal
+            os.close(read_fd)
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            return None
+        with os.fdopen(read_fd, "rb") as pipe:
+            payload = pipe.read()
+        _pid, status = os.waitpid(pid, 0)
+        if status != 0 or not payload:
+            return None
+        try:
+            return pickle.loads(payload)
+        except Exception:  # noqa: BLE001 - whatever went wrong, this process reads the files itself
+            return None
+
+    return wait
