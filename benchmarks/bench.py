@@ -45,7 +45,7 @@ def rulekb(*argv: str) -> tuple[float, int, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "tools")] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
     start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "rulekb.cli", *argv], cwd=ROOT, env=env, capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-m", "rulekb", *argv], cwd=ROOT, env=env, capture_output=True, text=True)
     return time.perf_counter() - start, proc.returncode, proc.stdout + proc.stderr
 
 

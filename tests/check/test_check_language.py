@@ -4,9 +4,11 @@ sentences of at least six words), pass/fail tables in en, de, fr."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from qa_kb import one_text, run
-from rulekb.check.language import sentences
+from rulekb.check.language import _MIN_CHARS, _WORD, MIN_WORDS, sentences
 
 CASES = [
     ("de", "Du führst alle dieselben Aktionen aus und legst möglicherweise eine +1/+1-Marke auf die bleibende Karte. "
@@ -38,3 +40,25 @@ def test_a_parenthesis_is_a_sentence_of_its_own():
     text = "Du legst eine Marke auf die Karte. (Note that some effects target a creature.)"
     spans = [text[s:e] for s, e, _ in sentences(text)]
     assert spans == ["Du legst eine Marke auf die Karte.", "(Note that some effects target a creature.)"]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("One. Two.", ["One.", "Two."]),
+    ("Wait… Next one", ["Wait…", "Next one"]),
+    ("Ende. „Neuer Satz.“ Weiter", ["Ende.", "„Neuer Satz.", "Weiter"]),  # a closing mark is part of the gap
+    ('He said "Stop." Then left', ['He said "Stop.', "Then left"]),
+    ("a.. b", ["a..", "b"]),
+    ("Rule 601.2. Then", ["Rule 601.2.", "Then"]),
+    ("See no. 5 here", ["See no. 5 here"]),  # a digit does not start a sentence
+    ("e.g.this stays", ["e.g.this stays"]),  # no space: no boundary
+    ("One!  Two? Three", ["One!", "Two?", "Three"]),
+])
+def test_sentence_boundaries(text, expected):
+    assert [text[s:e] for s, e, _ in sentences(text)] == expected
+
+
+@given(st.text(alphabet=st.sampled_from("ab é1_.-' \u00a0"), max_size=40))
+def test_too_short_to_judge_is_decided_by_length(chunk):
+    """A sentence shorter than _MIN_CHARS never has MIN_WORDS words (the check skips it unread)."""
+    if len(_WORD.findall(chunk)) >= MIN_WORDS:
+        assert len(chunk) >= _MIN_CHARS

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from qa_kb import kb_of, one_text, rule, ruling, run
+from rulekb.check import _SECTION_DIGITS
+from rulekb.refs import find_references
 
 EN = "Casting it follows the rules for paying additional costs in rules 601.2b and 601.2e–g."
 
@@ -106,3 +110,11 @@ NUMBERS = [
 def test_numbers(lang, english, text, expected):
     issues = [i for i in run("numbers.mismatch", one_text(lang, text if text else english, english)) if i.lang == lang]
     assert bool(issues) is expected
+
+
+@given(st.text(alphabet=st.sampled_from("0123456789.–-abcdefgh rule Regel règle,"), max_size=40))
+def test_a_text_without_three_digits_has_no_reference(text):
+    """Context.refs skips the parser on texts without a section number (three digits in a row):
+    such a text has no rule reference."""
+    if find_references(text):
+        assert _SECTION_DIGITS.search(text)

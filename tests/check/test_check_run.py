@@ -7,11 +7,13 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import DATA
-from rulekb.check import all_checks, profiles, run_checks
+from rulekb.check import all_checks, profiles, run_checks, sort_findings
 from rulekb.diagnostics import DataError
-from rulekb.models import Severity
+from rulekb.models import Finding, Severity
 from rulekb.validate import load_knowledge_base
 
 KB = DATA / "qa" / "kb"
@@ -132,3 +134,20 @@ def test_without_waivers_the_finding_comes_back(tree):
     result = run_checks(load_knowledge_base(tree), tree)
     assert ("typography.range-dash", "retrace.a", "en") in {(f.code, f.entry, f.lang) for f in result.findings}
     assert result.waived == ()
+
+
+_FINDINGS = st.lists(st.builds(Finding, code=st.sampled_from(["a.x", "b.y"]), severity=st.sampled_from(list(Severity)),
+                               lang=st.sampled_from(["en", "de", "fr", "xx"]), entry=st.sampled_from(["e1", "e2"]),
+                               file=st.sampled_from(["f", "g"]), line=st.integers(1, 3),
+                               message=st.sampled_from(["m", "n"]), suggestion=st.sampled_from(["", "s"])), max_size=30)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_FINDINGS)
+def test_sort_findings_orders_and_drops_duplicates(findings):
+    """Report order: language (as listed, unknown last), file, line, entry, severity, code, texts; each once."""
+    order = {"en": 0, "de": 1, "fr": 2}
+    rank = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
+    expected = tuple(sorted(set(findings), key=lambda f: (order.get(f.lang, 3), f.lang, f.file, f.line, f.entry,
+                                                         rank[f.severity], f.code, f.message, f.suggestion)))
+    assert sort_findings(findings, ("en", "de", "fr")) == expected

@@ -1,14 +1,19 @@
-"""workers.run_split and the two-process run of run_checks: the same findings as on one core."""
+"""workers.run_split and the two-process run of run_checks (with the language model in a helper
+process, as `rulekb check` runs it): the same findings as on one core."""
 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+import textwrap
 
 import pytest
 
 import rulekb.check as check
-from conftest import DATA
+from conftest import DATA, ROOT
 from rulekb.check.workers import run_split
+from rulekb.report import to_json
 from rulekb.validate import load_knowledge_base
 
 KB = DATA / "qa" / "kb"
@@ -42,10 +47,69 @@ def test_a_failing_child_job_fails_again_here():
         run_split([1, 2], run, lambda job: job == 2)
 
 
+def test_start_runs_here_only_before_the_jobs_of_this_process():
+    calls: list[int] = []
+    got = run_split([1, 2, 3], lambda job: [(job, os.getpid(), tuple(calls))], lambda job: job == 2,
+                    start=lambda: calls.append(os.getpid()))
+    assert calls == [os.getpid()]  # once, here (a call in the child would not show here anyway)
+    here = {job: seen for job, pid, seen in got if pid == os.getpid()}
+    there = {job: seen for job, pid, seen in got if pid != os.getpid()}
+    assert here == {1: (os.getpid(),), 3: (os.getpid(),)} and there == {2: ()}
+
+
+def test_without_fork_start_runs_first():
+    calls: list[str] = []
+    got = run_split([1, 2], lambda job: [(job, tuple(calls))], lambda job: True, fork=False, start=lambda: calls.append("start"))
+    assert got == [(1, ("start",)), (2, ("start",))]
+
+
+def test_when_fork_fails_everything_runs_here(monkeypatch):
+    def refuse() -> int:
+        raise OSError("no more processes")
+    monkeypatch.setattr(os, "fork", refuse)
+    got = run_split([1, 2], _pid_and, lambda job: job == 2)
+    assert {pid for _value, pid in got} == {os.getpid()} and [v for v, _p in got] == [1, 10, 2, 20]
+
+
 def test_the_two_process_run_finds_what_one_process_finds(monkeypatch):
     kb = load_knowledge_base(KB)
     one = check.run_checks(kb, KB)
     monkeypatch.setattr(check, "PARALLEL_UNITS", 0)
     two = check.run_checks(kb, KB)
-    assert two == one
-    assert any(f.code.startswith(("language.", "terminology.")) for f in two.findings)  # the worker's families
+    assert two == one  # findings, waivers, coverage matrix (the worker computes it), summary
+    assert any(f.code in check.WORKER_CHECKS for f in two.findings)
+    assert any(f.code not in check.WORKER_CHECKS for f in two.findings)
+    assert any(f.code == "language.wrong-language" for f in two.findings)
+
+
+def test_the_command_as_it_runs_on_the_whole_rules(tmp_path):
+    """`rulekb check` as on the whole rules — the language model in a helper process
+    and a part of the YAML read by a child, both started before the imports, the checks in two
+    processes — writes the report of a run on one core, and leaves no process behind."""
+    kb = load_knowledge_base(KB)
+    expected = to_json(check.run_checks(kb, KB), kb)
+    out = tmp_path / "report.json"
+    script = textwrap.dedent(f"""
+        import os, sys
+        sys.argv = ["rulekb", "--root", {str(KB)!r}, "check", "--format", "json", "--output", {str(out)!r}]
+        import rulekb.validate as validate
+        validate.PARALLEL_BYTES = 0  # the fixture is small: read it on two cores all the same
+        from rulekb import early
+        early.start(sys.argv[1:])
+        started = (len(validate._early), len(__import__("rulekb.langid").langid._helpers))
+        import rulekb.check as check
+        check.PARALLEL_UNITS = 0
+        from rulekb.cli import main
+        code = main(sys.argv[1:])
+        try:
+            os.waitpid(-1, os.WNOHANG)
+            left = True
+        except ChildProcessError:
+            left = False
+        print(started, code, left, "numpy" in sys.modules)
+    """)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "tools"), os.environ.get("PYTHONPATH", "")]))
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["(1,", "1)", "1", "False", "False"]  # both started; exit 1; none left; no numpy
+    assert out.read_text(encoding="utf-8") == expected

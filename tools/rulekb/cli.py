@@ -204,5 +204,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
 
 
-if __name__ == "__main__":  # pragma: no cover
+if __name__ == "__main__":  # pragma: no cover  (`rulekb` and `python -m rulekb` start in rulekb.early)
+    from .early import start
+    start(sys.argv[1:])
     sys.exit(main())

@@ -16,8 +16,10 @@ fetched, and the same input gives the same findings in the same order.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
+from operator import itemgetter
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
@@ -94,13 +96,18 @@ class Context:
         self.languages: tuple[str, ...] = kb.language_codes
         self.targets: tuple[str, ...] = kb.target_languages
         owners: dict[str, tuple[Rule | None, Ruling | None]] = {}
+        self._rule_units: dict[str, tuple[Unit, ...]] = {}
+        units: list[Unit] = []
         for rule in kb.rules:
-            for unit in rule.units:
+            rule_units = self._rule_units[rule.id] = rule.units  # (a property that builds the tuple)
+            units.extend(rule_units)
+            for unit in rule_units:
                 owners[unit.id] = (rule, None)
         for ruling in kb.rulings:
+            units.append(ruling.unit)
             owners[ruling.unit.id] = (None, ruling)
         self._owners = owners
-        self.units: tuple[Unit, ...] = kb.units()
+        self.units: tuple[Unit, ...] = tuple(units)  # as kb.units() lists them
         self._all: list[Text] = []
         for unit in self.units:
             rule, ruling = owners[unit.id]
@@ -108,6 +115,9 @@ class Context:
             for lang in self.languages:
                 for i, variant in enumerate(unit.variants.get(lang, ())):
                     self._all.append(Text(unit, lang, i, variant, rule, ruling, release))
+        self._canonical: tuple[Text, ...] = tuple(t for t in self._all if t.index == 0)
+        self._selections: dict[tuple[object, bool], tuple[Text, ...]] = {}
+        self._names = {lang.code: lang.english_name for lang in reversed(kb.languages)}
         self._terms: dict[tuple[str, str, int], tuple[TermMatch, ...]] = {}
         self.selected: frozenset[str] = frozenset()  # the codes of the checks that run
         self.cache: dict[tuple[str, ...], object] = {}  # per-run caches of the family modules
@@ -117,9 +127,14 @@ class Context:
 
     def texts(self, langs: Sequence[str] | None = None, *, variants: bool = False) -> Iterator[Text]:
         """Canonical texts (every variant with `variants`), of `langs` (default: all), in KB order."""
-        for t in self._all:
-            if (variants or t.index == 0) and (langs is None or t.lang in langs):
-                yield t
+        if langs is None and not variants:
+            return iter(self._canonical)
+        key = (langs if langs is None or isinstance(langs, str) else tuple(langs), variants)
+        found = self._selections.get(key)
+        if found is None:
+            found = tuple(t for t in (self._all if variants else self._canonical) if langs is None or t.lang in langs)
+            self._selections[key] = found
+        return iter(found)
 
     def translations(self) -> Iterator[tuple[Text, Variant]]:
         """Canonical translations that have an English text, with that English."""
@@ -144,11 +159,12 @@ class Context:
         return found
 
     def refs(self, t: Text) -> tuple[Reference, ...]:
-        """The rule references of a text (cached: several families read them)."""
+        """The rule references of a text (cached: several families read them). A reference
+        holds a section number (three digits): the many texts without one are not parsed."""
         key = ("refs", t.unit.id, t.lang, str(t.index))
         found = self.cache.get(key)
         if found is None:
-            found = find_references(t.text)
+            found = find_references(t.text) if _SECTION_DIGITS.search(t.text) else ()
             self.cache[key] = found
         return found  # type: ignore[return-value]
 
@@ -165,12 +181,17 @@ class Context:
         key = ("translated", rule.id, lang)
         found = self.cache.get(key)
         if found is None:
-            found = sum(1 for u in rule.units if lang in u.variants)
+            units = self._rule_units.get(rule.id)
+            found = sum(1 for u in (rule.units if units is None else units) if lang in u.variants)
             self.cache[key] = found
         return found  # type: ignore[return-value]
 
     def language_name(self, code: str) -> str:
-        return next((lang.english_name for lang in self.kb.languages if lang.code == code), code)
+        return self._names.get(code, code)
+
+
+# Every rule reference holds a section number: three digits, the first not 0 (refs._RULE_NUMBER).
+_SECTION_DIGITS = re.compile(r"[1-9][0-9][0-9]")
 
 
 def quote(text: str, start: int = 0, end: int | None = None, width: int = 30) -> str:
@@ -299,37 +320,69 @@ class CheckResult:
         return tuple(f for f in self.findings if f.lang == lang)
 
 
-# From this many units on (the full Comprehensive Rules: ~6,600), `run_checks` runs the families
-# of WORKER_FAMILIES in a second process (see workers.py): about half of the checks' time.
-# `terminology.untranslated` reads the language family's verdicts, so they run together.
+# From this many units on (the full Comprehensive Rules: ~6,600 texts), `run_checks` runs the
+# checks of WORKER_CHECKS in a second process (see workers.py) while this process runs the others,
+# about half of the checks' time each (measured on the whole rules). The checks that read the
+# termbase's matches of a text (a per-run cache: most of terminology.*, sources.*) run there;
+# those that read the rule references of every text (another cache: references.other-release,
+# references.unknown-subrule, language.*, typography.range-dash) run here. The language check runs here because the helper process of
+# its model (rulekb.langid) answers this process only, and so does terminology.untranslated,
+# which reads the language check's verdicts; coverage.missing too, whose thousands of findings
+# would cost more to send back. The worker computes the coverage matrix as well (COVERAGE).
 PARALLEL_UNITS = 2000
-WORKER_FAMILIES = frozenset({"language", "terminology"})
+WORKER_CHECKS = frozenset({
+    "staleness.stale", "staleness.untracked",
+    "structure.missing-unit", "structure.extra-unit", "structure.quotations", "structure.parentheses",
+    "structure.length", "references.mismatch", "numbers.mismatch",
+    "terminology.missing-term", "terminology.deprecated", "terminology.forbidden", "terminology.old-wording",
+    "terminology.inconsistent", "terminology.gender", "terminology.case",
+    "duplicates.near-duplicate", "duplicates.same-as-english",
+    "typography.quotes", "typography.quote-spacing", "typography.punctuation-spacing", "typography.nbsp",
+    "typography.double-space", "typography.lowercase-start", "typography.mixed-apostrophes",
+    "sources.disagree", "sources.english-variant",
+})
+COVERAGE = "coverage matrix"  # a job of run_split besides the checks: the worker computes the matrix too
+HERE_LAST = ("terminology.untranslated", "language.wrong-language")  # after the others: the model has loaded
 
 _SEVERITY_ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 
 
 def sort_findings(findings: Iterable[Finding], languages: Sequence[str]) -> tuple[Finding, ...]:
+    """The findings in report order (language, file, line, entry, severity, code, text), each
+    once. The sort key holds every field of a finding: equal keys are equal findings, so the
+    duplicates are the neighbours with the same key."""
     order = {code: i for i, code in enumerate(languages)}
-    return tuple(sorted(set(findings), key=lambda f: (order.get(f.lang, len(order)), f.lang, f.file, f.line,
-                                                       f.entry, _SEVERITY_ORDER[f.severity], f.code,
-                                                       f.message, f.suggestion)))
+    last = len(order)
+    keyed = sorted((((order.get(f.lang, last), f.lang, f.file, f.line, f.entry, _SEVERITY_ORDER[f.severity], f.code,
+                      f.message, f.suggestion), f) for f in findings), key=itemgetter(0))
+    out = []
+    previous = None
+    for key, f in keyed:
+        if key != previous:
+            out.append(f)
+            previous = key
+    return tuple(out)
 
 
 def _summary(findings: Sequence[Finding], waived: Sequence[Waived], langs: Sequence[str]) -> dict[str, object]:
+    counts = Counter((f.code, f.lang, f.severity) for f in findings)  # one pass; the rest adds up these
     by_family: dict[str, dict[str, int]] = {}
-    for f in findings:
-        family = f.code.split(".", 1)[0]
-        row = by_family.setdefault(family, {lang: 0 for lang in langs})
-        row[f.lang] = row.get(f.lang, 0) + 1
+    by_code: Counter[str] = Counter()
+    severities: Counter[Severity] = Counter()
+    for (code, lang, severity), n in counts.items():
+        row = by_family.setdefault(code.split(".", 1)[0], dict.fromkeys(langs, 0))
+        row[lang] = row.get(lang, 0) + n
+        by_code[code] += n
+        severities[severity] += n
     return {
         "findings": len(findings),
-        "errors": sum(1 for f in findings if f.severity is Severity.ERROR),
-        "warnings": sum(1 for f in findings if f.severity is Severity.WARNING),
-        "info": sum(1 for f in findings if f.severity is Severity.INFO),
+        "errors": severities[Severity.ERROR],
+        "warnings": severities[Severity.WARNING],
+        "info": severities[Severity.INFO],
         "waived": len(waived),
         "by_family": {k: dict(sorted(v.items())) for k, v in sorted(by_family.items())},
-        "by_code": dict(sorted(Counter(f.code for f in findings).items())),
-        "exit_code": 1 if any(f.severity is Severity.ERROR for f in findings) else 0,
+        "by_code": dict(sorted(by_code.items())),
+        "exit_code": 1 if severities[Severity.ERROR] else 0,
     }
 
 
@@ -354,24 +407,29 @@ def run_checks(kb: KnowledgeBase, root: Path, *, profile: str = "full", langs: I
     selected = [c for c in all_checks() if c.code in codes and c.family != "waivers"]
     ctx.selected = frozenset(c.code for c in selected)
     parallel = len(ctx.units) >= PARALLEL_UNITS
+    start = None
     if any(c.family == "language" for c in selected):
-        from .language import preload, wait_loaded
-        preload()  # the language model loads in the background while the other checks run
+        from ..langid import settle
+        from .language import prepare
         if parallel:
-            wait_loaded()  # the forked worker needs it loaded
+            settle()  # a model load the command started in a thread ends before the fork
+        start = lambda: prepare(ctx)  # noqa: E731  (here only: the worker does not run the language check)
 
-    def findings_of(c: Check) -> list[Finding]:
+    def run(job: Check | str) -> list:
+        if job is COVERAGE:
+            return [compute_coverage(ctx)]
+        c: Check = job  # type: ignore[assignment]
         return [Finding(c.code, c.severity, issue.lang, issue.entry, issue.file, issue.line, issue.message,
                         issue.suggestion) for issue in c.run(ctx) if issue.lang in wanted]
 
-    found = run_split(sorted(selected, key=lambda c: c.family == "language"),  # the model's family last
-                      findings_of, lambda c: c.family in WORKER_FAMILIES, fork=parallel)
+    jobs = [COVERAGE] + sorted(selected, key=lambda c: HERE_LAST.index(c.code) + 1 if c.code in HERE_LAST else 0)
+    coverage, *found = run_split(jobs, run, lambda job: job is COVERAGE or job.code in WORKER_CHECKS,  # type: ignore[union-attr]
+                                 fork=parallel, start=start)
     kept, waived, unmatched = apply_waivers(found, waivers, codes, wanted)
     if "waivers.unmatched" in codes:
         kept.extend(unmatched)
     findings = sort_findings(kept, kb.language_codes)
     waived_sorted = tuple(sorted(waived, key=lambda w: (sort_findings([w.finding], kb.language_codes), w.reason)))
-    coverage = compute_coverage(ctx)
     return CheckResult(findings, waived_sorted, coverage, _summary(findings, waived_sorted, wanted), profile, wanted)
 
 

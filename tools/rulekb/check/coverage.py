@@ -99,20 +99,23 @@ def partly_translated(ctx: Context, unit, lang: str) -> bool:
 
 
 def missing(ctx: Context) -> Iterator[Issue]:
+    names = {lang: ctx.language_name(lang) for lang in ctx.targets}
     for unit in ctx.units:
         english = unit.text(SOURCE_LANGUAGE)
         if english is None:
             continue  # structure.extra-unit names units without English
+        lacking = [lang for lang in ctx.targets
+                   if lang not in unit.variants and not partly_translated(ctx, unit, lang)]
+        if not lacking:
+            continue
         rule, _ = ctx.owner(unit)
-        for lang in ctx.targets:
-            if lang in unit.variants or partly_translated(ctx, unit, lang):
-                continue
-            name = ctx.language_name(lang)
+        excerpt = f"{english.text[:120]}{'…' if len(english.text) > 120 else ''}"
+        digest = ctx.english_hash(unit)
+        for lang in lacking:
+            name = names[lang]
             whole = f" (nothing of {rule.number} is in {name} yet)" if rule else ""
-            yield Issue.on_unit(unit, lang,
-                                f"{unit.label} has no {name} text{whole}; English: “{english.text[:120]}{'…' if len(english.text) > 120 else ''}”",
-                                f"translate it and add a '{lang}:' text to {unit.label} with "
-                                f"translated_from: {ctx.english_hash(unit)}")
+            yield Issue.on_unit(unit, lang, f"{unit.label} has no {name} text{whole}; English: “{excerpt}”",
+                                f"translate it and add a '{lang}:' text to {unit.label} with translated_from: {digest}")
 
 
 CHECKS = (

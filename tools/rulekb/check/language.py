@@ -3,22 +3,24 @@
 Identification uses py3langid (an offline n-gram model) restricted to the knowledge base's
 languages, and only on sentences long enough to judge (`MIN_WORDS` words, rule numbers and
 blanked out); a parenthesised passage counts as a sentence of its own, so that "(Note that
-some effects target a creature, …)" inside a German ruling is judged by itself. The model takes
-about a second to load: `preload` starts that in a background thread as the run begins.
+some effects target a creature, …)" inside a German ruling is judged by itself.
 
 Speed: py3langid walks every byte in Python, too slow for every sentence of the whole rules.
 A pre-screen skips the sentences that plainly are in their text's language — those with more
 distinct common function words (`FUNCTION_WORDS`) of that language than of any other; every other
 sentence goes to py3langid, which alone decides. Adding a language is one entry in
-`FUNCTION_WORDS` (without one, every sentence of that language is judged).
+`FUNCTION_WORDS` (without one, every sentence of that language is judged). The sentences of every
+text of a run go to the model in one batch (`prepare`, `_judge_all`): to the helper process of
+`rulekb check` where one runs (see `rulekb.langid`: the model loads there, on the other core),
+else to the model loaded in this process; the same model and the same verdicts either way.
 """
 
 from __future__ import annotations
 
 import re
-import threading
-from typing import Iterator
+from typing import Iterator, Sequence
 
+from .. import langid
 from ..models import Severity
 from . import Check, Context, Issue, Text
 
@@ -35,57 +37,28 @@ FUNCTION_WORDS: dict[str, frozenset[str]] = {
                     "peut si ou au aux son sa ses".split()),
 }
 
-_lock = threading.Lock()
-_model: dict[str, object] = {}
-_loader: list[threading.Thread] = []
-
+_ALL_FUNCTION_WORDS = frozenset().union(*FUNCTION_WORDS.values())
 _WORD = re.compile(r"[^\W\d_]{2,}")
+_MIN_CHARS = MIN_WORDS * 3 - 1  # MIN_WORDS words of two letters and more, apart: no shorter sentence has them
 _PAREN = re.compile(r"\([^()]+\)")
-_BOUNDARY = re.compile(r"(?<=[.!?…])[\"“”»]?\s+(?=[\"„“«(\[]?[^\W\d_])")
-
-
-def _load() -> None:
-    from py3langid.langid import MODEL_FILE, LanguageIdentifier
-    identifier = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
-    with _lock:
-        _model.setdefault("identifier", identifier)
-
-
-def preload() -> None:
-    """Start loading the model in the background (once per process)."""
-    with _lock:
-        if _model or _loader:
-            return
-        thread = threading.Thread(target=_load, name="rulekb-langid", daemon=True)
-        _loader.append(thread)
-    thread.start()
-
-
-def wait_loaded() -> None:
-    """Wait until the model is loaded (before forking: a child process has no threads)."""
-    preload()
-    _loader[0].join()
-
-
-def identifier(languages: tuple[str, ...]):
-    wait_loaded()
-    ident = _model["identifier"]
-    key = ("languages",) + languages
-    if _model.get("restricted") != key:
-        ident.set_languages(list(languages))  # type: ignore[attr-defined]
-        _model["restricted"] = key
-    return ident
+# A sentence boundary: the end mark, then a closing quote and space before the next sentence;
+# the boundary (the gap between the sentences) starts after the mark. (The mark is matched, not
+# looked behind for: the regex engine then jumps from mark to mark instead of trying every position.)
+_BOUNDARY = re.compile(r"[.!?…][\"“”»]?\s+(?=[\"„“«(\[]?[^\W\d_])")
 
 
 def sentences(text: str) -> list[tuple[int, int, str]]:
     """(start, end, words) of the sentences of a text, in text order. Each parenthesised passage
     is a sentence of its own, and is masked out of the sentence around it."""
-    out = [(m.start(), m.end(), m.group()) for m in _PAREN.finditer(text)]
-    masked = _PAREN.sub(lambda m: " " * len(m.group()), text)
+    if "(" in text:
+        out = [(m.start(), m.end(), m.group()) for m in _PAREN.finditer(text)]
+        masked = _PAREN.sub(lambda m: " " * len(m.group()), text)
+    else:
+        out, masked = [], text
     start = 0
     pieces = []
     for m in _BOUNDARY.finditer(masked):
-        pieces.append((start, m.start()))
+        pieces.append((start, m.start() + 1))
         start = m.end()
     pieces.append((start, len(masked)))
     for s, e in pieces:
@@ -102,9 +75,14 @@ def plainly_in(words: list[str], lang: str) -> bool:
     own = FUNCTION_WORDS.get(lang)
     if not own:
         return False
-    present = {w.casefold() for w in words}
+    present = _ALL_FUNCTION_WORDS.intersection(map(str.casefold, words))  # the function words among them
     mine = len(present & own)
-    return mine >= 2 and all(len(present & other) < mine for code, other in FUNCTION_WORDS.items() if code != lang)
+    if mine < 2:
+        return False
+    for code, other in FUNCTION_WORDS.items():
+        if code != lang and len(present & other) >= mine:
+            return False
+    return True
 
 
 def _masked(text: str, refs) -> str:
@@ -114,24 +92,69 @@ def _masked(text: str, refs) -> str:
     return text
 
 
+def _candidates(ctx: Context, t: Text) -> list[tuple[int, int, str]]:
+    """(start, end, words) of the sentences of a text that the pre-screen leaves to the model."""
+    out = []
+    for start, end, chunk in sentences(_masked(t.text, ctx.refs(t))):
+        if len(chunk) < _MIN_CHARS:
+            continue
+        words = _WORD.findall(chunk)
+        if len(words) >= MIN_WORDS and not plainly_in(words, t.lang):
+            out.append((start, end, " ".join(words)))
+    return out
+
+
+def _foreign(t: Text, candidates: Sequence[tuple[int, int, str]],
+             verdicts: Sequence[tuple[str, float]]) -> tuple[tuple[int, int, str, float], ...]:
+    return tuple((start, end, lang, float(prob)) for (start, end, _words), (lang, prob) in zip(candidates, verdicts)
+                 if lang != t.lang and prob >= MIN_PROBABILITY)
+
+
+def _key(t: Text) -> tuple[str, ...]:
+    return ("language", t.unit.id, t.lang, str(t.index))
+
+
+_BATCH = ("language", "batch")  # ctx.cache: this run's batch of sentences and where its verdicts come from
+
+
+def prepare(ctx: Context) -> None:
+    """In the process that runs the language check, before its checks: where a helper process
+    loads the model, send it the sentences of every canonical text at once (its verdicts are
+    read when the check runs); else start loading the model here, in the background."""
+    if langid.helper_of_this_process() is None:
+        langid.preload()
+    elif _BATCH not in ctx.cache:
+        _submit(ctx)
+
+
+def _submit(ctx: Context) -> None:
+    batch = [(t, _candidates(ctx, t)) for t in ctx.texts() if _key(t) not in ctx.cache]
+    texts = [words for _t, candidates in batch for *_span, words in candidates]
+    ctx.cache[_BATCH] = (batch, texts, langid.ask_helper(ctx.languages, texts) if texts else (lambda: []))
+
+
+def _judge_all(ctx: Context) -> None:
+    """Judge every canonical text of the run in one batch (one request to the helper process)."""
+    if _BATCH not in ctx.cache:
+        _submit(ctx)
+    batch, texts, receive = ctx.cache[_BATCH]  # type: ignore[misc]
+    found = receive()
+    verdicts = iter(langid.classify_here(ctx.languages, texts) if found is None else found)
+    for t, candidates in batch:
+        ctx.cache[_key(t)] = _foreign(t, candidates, [next(verdicts) for _ in candidates])
+
+
 def judged(ctx: Context, t: Text) -> tuple[tuple[int, int, str, float], ...]:
     """(start, end, language, probability) of the sentences of a text that are in another language."""
-    key = ("language", t.unit.id, t.lang, str(t.index))
+    key = _key(t)
     found = ctx.cache.get(key)
-    if found is None:
-        out = []
-        candidates = []
-        for start, end, chunk in sentences(_masked(t.text, ctx.refs(t))):
-            words = _WORD.findall(chunk)
-            if len(words) >= MIN_WORDS and not plainly_in(words, t.lang):
-                candidates.append((start, end, " ".join(words)))
-        if candidates:
-            ident = identifier(ctx.languages)
-            for start, end, words in candidates:
-                lang, prob = ident.classify(words)  # type: ignore[attr-defined]
-                if lang != t.lang and prob >= MIN_PROBABILITY:
-                    out.append((start, end, lang, float(prob)))
-        found = tuple(out)
+    if found is None and ("language", "all") not in ctx.cache:
+        ctx.cache[("language", "all")] = True
+        _judge_all(ctx)
+        found = ctx.cache.get(key)
+    if found is None:  # not a canonical text of the run (a variant)
+        candidates = _candidates(ctx, t)
+        found = _foreign(t, candidates, langid.classify(ctx.languages, [words for *_span, words in candidates]))
         ctx.cache[key] = found
     return found  # type: ignore[return-value]
 

@@ -108,9 +108,24 @@ def _still_current(release: str | None, retired: str | None) -> bool:
     return release[: len(when)] <= when if len(when) < 10 else release < when
 
 
+def _discouraged_uses(ctx: Context) -> list[tuple[Text, dict[tuple[str, str], list[TermMatch]]]]:
+    """The texts that use a deprecated or forbidden term, with their matches grouped by term
+    (computed once for the four checks that read them)."""
+    key = ("terminology", "discouraged")
+    found = ctx.cache.get(key)
+    if found is None:
+        found = []
+        for t in ctx.texts():
+            matches = ctx.terms(t)
+            if any(m.term.discouraged for m in matches):
+                found.append((t, _group(matches)))
+        ctx.cache[key] = found
+    return found  # type: ignore[return-value]
+
+
 def _discouraged(ctx: Context, status: str, old_wording: bool) -> Iterator[Issue]:
-    for t in ctx.texts():
-        for (concept_id, _), matches in _group(ctx.terms(t)).items():
+    for t, groups in _discouraged_uses(ctx):
+        for (concept_id, _), matches in groups.items():
             term = matches[0].term
             if term.status != status:
                 continue

@@ -56,7 +56,9 @@ def _inside(text: str, pos: int, open_: str, close: str) -> bool:
 
 
 def _wrong_quotes(text: str, loc: Locale) -> list[int]:
-    bad = []
+    bad: list[int] = []
+    if not _QUOTES.search(text):
+        return bad
     for m in _QUOTES.finditer(text):
         ch, pos = m.group(), m.start()
         if ch in loc.nested and loc.pairs and _inside(text, pos, *loc.pairs[0]):
@@ -108,7 +110,10 @@ def quote_spacing(ctx: Context) -> Iterator[Issue]:
 
 
 def _high_punct(t: Text):
-    for m in _HIGH_PUNCT.finditer(t.text):
+    text = t.text
+    if ";" not in text and ":" not in text and "!" not in text and "?" not in text:
+        return  # no such mark: no need for the regex
+    for m in _HIGH_PUNCT.finditer(text):
         pos = m.start(2)
         prev = t.text[pos - 1] if pos else ""
         nxt = t.text[pos + 1] if pos + 1 < len(t.text) else ""
@@ -133,7 +138,7 @@ def punctuation_spacing(ctx: Context) -> Iterator[Issue]:
                                f"{ctx.language_name(t.lang)} puts no space before {mark}: remove it")
                 break
         else:
-            m = _SPACE_BEFORE_LOW.search(t.text)
+            m = _SPACE_BEFORE_LOW.search(t.text) if " ," in t.text or " ." in t.text else None
             if m:
                 yield Issue.at(t, f"{t.label}: a space before '{m.group(1)}' (“{quote(t.text, m.start(), m.end(), 15)}”)",
                                "remove the space before the comma or full stop")
@@ -163,7 +168,7 @@ def range_dash(ctx: Context) -> Iterator[Issue]:
 
 def double_space(ctx: Context) -> Iterator[Issue]:
     for t in ctx.texts():
-        m = _DOUBLE_SPACE.search(t.text)
+        m = _DOUBLE_SPACE.search(t.text) if "  " in t.text else None
         if m:
             yield Issue.at(t, f"{t.label}: {len(m.group())} spaces in a row (“{quote(t.text, m.start(), m.end(), 15)}”)",
                            "write one space")

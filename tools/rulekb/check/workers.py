@@ -6,8 +6,10 @@ child (which sees the same memory: nothing is loaded twice) and the other in the
 sends the child's findings back through a pipe. The findings are the same as on one core —
 `run_checks` sorts them — so the output does not depend on where a check ran.
 
-Where `os.fork` is missing, or the run is small (forking costs ~10 ms), or the child fails,
-everything runs in this process.
+Where `os.fork` is missing (or fails), or the run is small (forking costs ~10 ms), or the child
+fails, everything runs in this process. `start()` runs in this process before its own jobs
+(after the fork): what only this process's jobs need starts there, e.g. a thread loading a
+model, so that the child is not forked from a process with other threads.
 """
 
 from __future__ import annotations
@@ -21,14 +23,23 @@ Result = TypeVar("Result")
 
 
 def run_split(jobs: Sequence[Job], run: Callable[[Job], list[Result]], in_child: Callable[[Job], bool],
-              *, fork: bool = True) -> list[Result]:
+              *, fork: bool = True, start: Callable[[], None] | None = None) -> list[Result]:
     """run(job) for every job, concatenated in the order of `jobs`; the jobs with in_child(job)
-    run in a forked child process when `fork` (and the platform can)."""
+    run in a forked child process when `fork` (and the platform can). `start()` runs in this
+    process (only), before its jobs."""
     child_jobs = [job for job in jobs if in_child(job)] if fork and hasattr(os, "fork") else []
-    if not child_jobs:
+    pid = -1
+    if child_jobs:
+        read_fd, write_fd = os.pipe()
+        try:
+            pid = os.fork()
+        except OSError:
+            os.close(read_fd)
+            os.close(write_fd)
+    if pid == -1:
+        if start is not None:
+            start()
         return [r for job in jobs for r in run(job)]
-    read_fd, write_fd = os.pipe()
-    pid = os.fork()
     if pid == 0:  # the child: run its jobs, send the results, leave without any cleanup of the parent's
         status = 1
         try:
@@ -41,6 +52,8 @@ def run_split(jobs: Sequence[Job], run: Callable[[Job], list[Result]], in_child:
             os._exit(status)
     os.close(write_fd)
     try:
+        if start is not None:
+            start()
         mine = {id(job): run(job) for job in jobs if not in_child(job)}
     finally:  # also when a check of this process raises: collect the child
         with os.fdopen(read_fd, "rb") as pipe:
