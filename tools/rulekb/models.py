@@ -6,7 +6,6 @@ stage reads it and never mutates it. `Finding` is what the QA checks produce.
 from __future__ import annotations
 
 import hashlib
-import re
 import unicodedata
 from dataclasses import dataclass, field
 from enum import Enum
@@ -36,14 +35,16 @@ class UnitKind(str, Enum):
 
 _FOLD = str.maketrans({"“": '"', "”": '"', "„": '"', "«": '"', "»": '"', "‘": "'", "’": "'",
                        "‚": "'", "–": "-", "—": "-", "\u00a0": " ", "\u202f": " "})
-_SPACE = re.compile(r"\s+")
 
 
 def normalise(text: str) -> str:
     """The form a translation's English hash is taken of: NFC, quotes and dashes folded,
-    white space collapsed. A change of typography alone does not make translations stale."""
-    text = unicodedata.normalize("NFC", text).translate(_FOLD)
-    return _SPACE.sub(" ", text).strip()
+    white space collapsed. A change of typography alone does not make translations stale.
+    (ASCII text is its own NFC and has nothing to fold; str.split splits at exactly the
+    characters regular expressions call white space.)"""
+    if not text.isascii():
+        text = unicodedata.normalize("NFC", text).translate(_FOLD)
+    return " ".join(text.split())
 
 
 def english_hash(text: str) -> str:
