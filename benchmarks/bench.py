@@ -84,6 +84,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: the release {args.release} is not there; give one with --release FILE "
               "(an official Comprehensive Rules .txt)", file=sys.stderr)
         return 2
+    # the package's byte code first, as an installed package has it (with PYTHONDONTWRITEBYTECODE
+    # set, every `rulekb` process would otherwise compile the edited modules again)
+    import compileall
+    compileall.compile_dir(str(ROOT / "tools" / "rulekb"), quiet=1)
     dataset = WORK / "fullcr"
     if WORK.exists():
         shutil.rmtree(WORK)

@@ -6,6 +6,7 @@ ends the run with exit code 2 and one line per problem (file:line:column), never
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from collections import Counter
@@ -13,15 +14,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
-from . import __version__, languages, po
+from . import __version__
 from .diagnostics import DataError
 from .link import link
 from .models import SOURCE_LANGUAGE, KnowledgeBase, Unit, english_hash
 from .refs import is_rule_number
 from .validate import load_knowledge_base
-from .check import command as check_command
-from . import build as site_build
-from .importers import command as import_command
 
 EXIT_OK, EXIT_FINDINGS, EXIT_DATA = 0, 1, 2
 
@@ -82,7 +80,8 @@ def cmd_show(args: argparse.Namespace) -> int:
         print(f"error: '{args.ref}' is not a rule number; write it like 702.78 or 702.78a", file=sys.stderr)
         return EXIT_DATA
     if args.release:
-        return import_command.show_release(args, kb)
+        from .importers.command import show_release
+        return show_release(args, kb)
     found = link(kb).lookup(args.ref)
     if found is None:
         numbers = ", ".join(sorted({r.number for r in kb.rules} | {h.number for r in kb.rules for h in r.history}))
@@ -113,7 +112,8 @@ def cmd_diff(args: argparse.Namespace) -> int:
     if not is_rule_number(args.ref):
         print(f"error: '{args.ref}' is not a rule number; write it like 702.78 or 702.78a", file=sys.stderr)
         return EXIT_DATA
-    return import_command.diff(args, _load(args))
+    from .importers.command import diff
+    return diff(args, _load(args))
 
 
 # ---------------------------------------------------------------- hash
@@ -150,26 +150,53 @@ def _args_hash(p: argparse.ArgumentParser) -> None:
     p.add_argument("text", help="the English text, or - to read it from standard input")
 
 
+def _later(module: str, name: str) -> Callable:
+    """A function of a command's module, imported when first called: `rulekb check` does not
+    import the site build, the importers or Babel's locale data (a tenth of a second)."""
+    def call(*args):  # type: ignore[no-untyped-def]
+        return getattr(importlib.import_module(module, __package__), name)(*args)
+    call.__qualname__ = f"{module.lstrip('.')}.{name}"
+    return call
+
+
 COMMANDS: tuple[Command, ...] = (
     Command("validate", "load and check the YAML data; print counts", cmd_validate, lambda p: None),
     Command("show", "print a rule or subrule with its source and status", cmd_show, _args_show),
     Command("diff", "what changed in a rule's English texts between two rules releases, word by word", cmd_diff,
-            import_command.diff_arguments),
+            _later(".importers.command", "diff_arguments")),
     Command("hash", "print the English hash a translation records as translated_from", cmd_hash, _args_hash),
-    Command("po", "translators' gettext catalogs: po export LANG, po import FILE", po.run, po.arguments),
-    Command("lang", "languages: lang add CODE registers one", languages.run, languages.arguments),
-    Command("check", "translation QA: run the checks, report findings (exit 1 on errors)", check_command.run,
-            check_command.arguments),
-    Command("build", "build the static site, one mkdocs site per language, into site/", site_build.run,
-            site_build.arguments),
-    Command("serve", "serve one language of the site (--lang de); rebuilds when a YAML file changes", site_build.serve,
-            site_build.serve_arguments),
+    Command("po", "translators' gettext catalogs: po export LANG, po import FILE", _later(".po", "run"),
+            _later(".po", "arguments")),
+    Command("lang", "languages: lang add CODE registers one", _later(".languages", "run"),
+            _later(".languages", "arguments")),
+    Command("check", "translation QA: run the checks, report findings (exit 1 on errors)", _later(".check.command", "run"),
+            _later(".check.command", "arguments")),
+    Command("build", "build the static site, one mkdocs site per language, into site/", _later(".build", "run"),
+            _later(".build", "arguments")),
+    Command("serve", "serve one language of the site (--lang de); rebuilds when a YAML file changes", _later(".build", "serve"),
+            _later(".build", "serve_arguments")),
     Command("import", "import official data: import cr FILE (a rules release), import mtgjson FILE (cards, rulings)",
-            import_command.run, import_command.arguments),
+            _later(".importers.command", "run"), _later(".importers.command", "arguments")),
 )
 
 
-def parser() -> argparse.ArgumentParser:
+def _command_in(argv: Sequence[str]) -> str | None:
+    """The command a command line runs (the first word that is not an option or --root's value)."""
+    args = iter(argv)
+    for arg in args:
+        if arg == "--root":
+            next(args, None)
+        elif not arg.startswith("-"):
+            return arg
+    return None
+
+
+def parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; given the command line, only its command's options are set up
+    (each command's module is imported when its options or its run are needed)."""
+    chosen = _command_in(sys.argv[1:] if argv is None else argv)
+    if chosen not in {c.name for c in COMMANDS}:
+        chosen = None
     p = argparse.ArgumentParser(
         prog="rulekb",
         description="The multilingual (en/de/fr) knowledge base of the Magic: The Gathering Comprehensive Rules "
@@ -183,13 +210,14 @@ def parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for c in COMMANDS:
         cp = sub.add_parser(c.name, help=c.help, description=c.help)
-        c.arguments(cp)
+        if chosen in (None, c.name):
+            c.arguments(cp)
         cp.set_defaults(run=c.run)
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    args = parser(argv).parse_args(argv)
     try:
         return args.run(args)
     except DataError as exc:
