@@ -219,8 +219,9 @@ def test_a_read_on_two_cores_is_a_read_on_one():
 
 def test_when_the_child_fails_its_files_are_read_here():
     got = _two_cores(f"""
+        from rulekb import forking
         root = Path({str(ROOT)!r})
-        validate._read_in_child = lambda root, paths: forks.append(len(paths)) or (lambda: None)  # failed
+        validate._read_in_child = lambda root, paths: forks.append(len(paths)) or forking.fork(lambda: 1 / 0)  # fails
         print(json.dumps({{"same": outcome(validate.load_knowledge_base, root) == outcome(serial, root),
                           "forks": len(forks)}}))
     """)

@@ -32,12 +32,11 @@ import os
 import shutil
 import sys
 import time
-import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping, Sequence, TextIO, TypeVar
 
-from . import __version__, archive
+from . import __version__, archive, forking
 from .diagnostics import DataError, Problem
 from .i18n import UI, load_uis
 from .link import LinkedKB, link
@@ -147,38 +146,18 @@ def status_pages_in_child(root: Path, kb: KnowledgeBase, uis: Mapping[str, UI], 
     """`status_pages` started in a forked child process; returns the function that waits for
     its pages (and raises the DataError of the child, e.g. a broken waiver file). Where a
     process cannot be forked, the pages are made at once."""
-    import multiprocessing
-    if "fork" not in multiprocessing.get_all_start_methods():
+    child = forking.fork(lambda: status_pages(root, kb, uis, termbase, languages), threads_ok=True)
+    if child is None:
         pages = status_pages(root, kb, uis, termbase, languages)
         return lambda: pages
-    receive, send = multiprocessing.get_context("fork").Pipe(duplex=False)
-
-    def child() -> None:
-        try:
-            send.send(("ok", status_pages(root, kb, uis, termbase, languages)))
-        except DataError as exc:
-            send.send(("data-error", list(exc.problems)))
-        except BaseException as exc:  # noqa: BLE001  (reported by the parent)
-            import traceback
-            send.send(("failed", "".join(traceback.format_exception(exc))))
-
-    process = multiprocessing.get_context("fork").Process(target=child, name="rulekb-checks", daemon=True)
-    process.start()
-    send.close()
 
     def wait() -> dict[str, str]:
         try:
-            kind, value = receive.recv()
-        except EOFError:
-            kind, value = "failed", f"the QA process ended with exit code {process.exitcode} and no result"
-        finally:
-            process.join()
-            receive.close()
-        if kind == "data-error":
-            raise DataError(value)
-        if kind == "failed":
-            raise BuildError(f"the translation QA failed:\n{value}")
-        return value
+            return child.result()
+        except forking.ChildFailed as failed:
+            if isinstance(failed.exception, DataError):
+                raise failed.exception from None
+            raise BuildError(f"the translation QA failed:\n{failed.trace or failed}") from None
 
     return wait
 
@@ -459,56 +438,41 @@ def run_forked(jobs: Sequence[Callable[[], T]], at_once: int, done: Callable[[in
     """Run each job in a forked child process, `at_once` at a time, and call done(index, result)
     in this process as each one ends; `meanwhile` runs here once the first jobs have started. A
     job's exception is raised here once the running jobs have ended. Where processes cannot be
-    forked, everything runs one after another in this process."""
-    import multiprocessing
+    forked, the jobs run one after another in this process."""
     from multiprocessing.connection import wait
 
-    if "fork" not in multiprocessing.get_all_start_methods():
-        meanwhile()
-        for i, job in enumerate(jobs):
-            done(i, job())
-        return
-    context = multiprocessing.get_context("fork")
-
-    def child(job: Callable[[], T], send) -> None:
-        try:
-            send.send(("ok", job()))
-        except BuildError as exc:
-            send.send(("error", str(exc)))
-        except BaseException as exc:  # noqa: BLE001  (reported by the parent, with its traceback)
-            send.send(("failed", "".join(traceback.format_exception(exc))))
-
-    running: dict[object, tuple[int, object]] = {}
-    failure: BaseException | None = None
     todo = list(enumerate(jobs))
+    running: dict[forking.Forked, int] = {}
+    failure: BuildError | None = None
     started = False
-    while todo or running:
-        while todo and len(running) < at_once and failure is None:
-            i, job = todo.pop(0)
-            receive, send = context.Pipe(duplex=False)
-            process = context.Process(target=child, args=(job, send), name=f"rulekb-build-{i}", daemon=True)
-            process.start()
-            send.close()
-            running[receive] = (i, process)
-        if not started:
-            started = True
-            meanwhile()
-        if not running:
-            break
-        for receive in wait(list(running)):
-            i, process = running.pop(receive)
-            try:
-                kind, value = receive.recv()
-            except EOFError:
-                kind, value = "failed", f"the build process ended with exit code {process.exitcode} and no result"
-            receive.close()
-            process.join()
-            if kind == "ok":
-                done(i, value)
-            elif failure is None:
-                failure = BuildError(value if kind == "error" else f"a build process failed:\n{value}")
-        if failure is not None:
-            todo.clear()
+    try:
+        while todo or running:
+            while todo and len(running) < at_once and failure is None:
+                child = forking.fork(todo[0][1], threads_ok=True)
+                if child is None:
+                    break
+                running[child] = todo.pop(0)[0]
+            if not started:
+                started = True
+                meanwhile()
+            if not running:   # nothing could be forked: the rest here, one after another
+                for i, job in todo:
+                    done(i, job())
+                break
+            for child in wait(list(running)):
+                i = running.pop(child)   # type: ignore[call-overload]
+                try:
+                    result = child.result()   # type: ignore[union-attr]
+                except forking.ChildFailed as failed:
+                    failure = failure or (failed.exception if isinstance(failed.exception, BuildError)
+                                          else BuildError(f"a build process failed:\n{failed.trace or failed}"))
+                    todo.clear()
+                    continue
+                done(i, result)
+    except BaseException:   # e.g. Ctrl-C: no build process outlives the build
+        for child in running:
+            child.cancel()
+        raise
     if failure is not None:
         raise failure
 

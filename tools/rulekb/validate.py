@@ -17,13 +17,10 @@ Project layout read here:
 
 from __future__ import annotations
 
-import copyreg
 import datetime as dt
 import functools
 import gc
-import io
 import os
-import pickle
 import re
 import threading
 from dataclasses import dataclass, field
@@ -31,6 +28,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Callable, Sequence, TypeVar
 
+from . import forking
 from .diagnostics import DataError, Problem, did_you_mean
 from .load import MapNode, Node, Scalar, SeqNode, SourceFile, gc_paused, parse_file, yaml_files
 from .models import (SOURCE_LANGUAGE, Card, GlossaryEntry, HistoryEntry, KnowledgeBase, Language, Pos, Rule, RulesRelease,
@@ -751,18 +749,23 @@ def load_knowledge_base(root: Path) -> KnowledgeBase:
     """load + validate: the whole project tree under `root` into a KnowledgeBase (or DataError)."""
     started = _take_early(root)
     if started is not None:
-        paths, theirs, wait = started
+        paths, theirs, child = started
     else:
         paths = [path for folder in DATA_FOLDERS for path in yaml_files(root, folder)]
         theirs = _child_share(root, paths, CHILD_SHARE)
-        wait = _read_in_child(root, theirs) if theirs else None
+        child = _read_in_child(root, theirs) if theirs else None
     with gc_paused():
         done: dict[Path, Read] = {}
         ctx = _file_context(root, done) if theirs else None
         for path in paths:
             if path not in theirs and path not in done:
                 done[path] = _read(path, root, ctx)
-        read = wait() if wait is not None else None
+        read = None
+        if child is not None:
+            try:
+                read = child.result()
+            except forking.ChildFailed:
+                pass
         if read is None:  # no child, or it failed: its files are read here
             read = {path: _read(path, root, ctx) for path in theirs}
         done.update(read)
@@ -778,7 +781,7 @@ def load_knowledge_base(root: Path) -> KnowledgeBase:
         return _build(items, root)
 
 
-_early: list[tuple[int, Path, list[Path], frozenset[Path], Callable[[], dict | None]]] = []
+_early: list[tuple[int, Path, list[Path], frozenset[Path], forking.Forked]] = []
 
 
 def read_early(root: Path) -> None:
@@ -790,27 +793,27 @@ def read_early(root: Path) -> None:
         return
     paths = [path for folder in DATA_FOLDERS for path in yaml_files(root, folder)]
     theirs = _child_share(root, paths, EARLY_SHARE)
-    wait = _read_in_child(root, theirs) if theirs else None
-    if wait is not None:
+    child = _read_in_child(root, theirs) if theirs else None
+    if child is not None:
         import atexit
-        _early.append((os.getpid(), root, paths, theirs, wait))
+        _early.append((os.getpid(), root, paths, theirs, child))
         atexit.register(_end_early)
 
 
-def _take_early(root: Path) -> tuple[list[Path], frozenset[Path], Callable[[], dict | None]] | None:
+def _take_early(root: Path) -> tuple[list[Path], frozenset[Path], forking.Forked] | None:
     for entry in _early:
-        pid, early_root, paths, theirs, wait = entry
+        pid, early_root, paths, theirs, child = entry
         if pid == os.getpid() and early_root == root:
             _early.remove(entry)
-            return paths, theirs, wait
+            return paths, theirs, child
     return None
 
 
 def _end_early() -> None:
     while _early:
-        pid, _root, _paths, _theirs, wait = _early.pop()
+        pid, _root, _paths, _theirs, child = _early.pop()
         if pid == os.getpid():
-            wait(discard=True)  # type: ignore[call-arg]
+            child.cancel()
 
 
 Read = tuple[list[Problem], "SourceFile | Checked | None"]  # a file's parse problems, and what was read
@@ -869,57 +872,10 @@ def _read(path: Path, root: Path, ctx: Context | None) -> Read:
     return problems, parsed
 
 
-def _mapping_proxy(items: dict) -> MappingProxyType:
-    return MappingProxyType(items)
-
-
-class _Pickler(pickle.Pickler):
-    """Pickles the models, whose mappings are read-only proxies (which pickle refuses)."""
-
-    dispatch_table = copyreg.dispatch_table.copy()
-    dispatch_table[MappingProxyType] = lambda proxy: (_mapping_proxy, (dict(proxy),))
-
-
-def _read_in_child(root: Path, paths: frozenset[Path]):  # type: ignore[no-untyped-def]
-    """Fork the child that reads `paths`; returns the function that waits for what it read
-    (None when it failed)."""
-    read_fd, write_fd = os.pipe()
-    try:
-        pid = os.fork()
-    except OSError:
-        os.close(read_fd)
-        os.close(write_fd)
-        return None
-    if pid == 0:  # the child: read, send, leave without any cleanup of the parent's
-        status = 1
-        try:
-            os.close(read_fd)
-            gc.disable()
-            ctx = _file_context(root, {})
-            buffer = io.BytesIO()
-            _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump({path: _read(path, root, ctx) for path in paths})
-            with os.fdopen(write_fd, "wb") as out:
-                out.write(buffer.getbuffer())
-            status = 0
-        finally:
-            os._exit(status)
-    os.close(write_fd)
-
-    def wait(discard: bool = False) -> dict[Path, Read] | None:
-        if discard:  # not needed after all: end it
-            import signal
-            os.close(read_fd)
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-            return None
-        with os.fdopen(read_fd, "rb") as pipe:
-            payload = pipe.read()
-        _pid, status = os.waitpid(pid, 0)
-        if status != 0 or not payload:
-            return None
-        try:
-            return pickle.loads(payload)
-        except Exception:  # noqa: BLE001 - whatever went wrong, this process reads the files itself
-            return None
-
-    return wait
+def _read_in_child(root: Path, paths: frozenset[Path]) -> forking.Forked | None:
+    """Fork the child that reads `paths` (None when this process cannot fork)."""
+    def read() -> dict[Path, Read]:
+        gc.disable()   # the child ends when it has sent its result
+        ctx = _file_context(root, {})
+        return {path: _read(path, root, ctx) for path in paths}
+    return forking.fork(read)
