@@ -33,8 +33,8 @@ class UnitKind(str, Enum):
     RULING = "ruling"
 
 
-_FOLD = str.maketrans({"“": '"', "”": '"', "„": '"', "«": '"', "»": '"', "‘": "'", "’": "'",
-                       "‚": "'", "–": "-", "—": "-", "\u00a0": " ", "\u202f": " "})
+_FOLD = (("“", '"'), ("”", '"'), ("„", '"'), ("«", '"'), ("»", '"'), ("‘", "'"), ("’", "'"), ("‚", "'"),
+         ("–", "-"), ("—", "-"), ("\u00a0", " "), ("\u202f", " "))
 
 
 def normalise(text: str) -> str:
@@ -43,7 +43,10 @@ def normalise(text: str) -> str:
     (ASCII text is its own NFC and has nothing to fold; str.split splits at exactly the
     characters regular expressions call white space.)"""
     if not text.isascii():
-        text = unicodedata.normalize("NFC", text).translate(_FOLD)
+        text = unicodedata.normalize("NFC", text)
+        for old, new in _FOLD:   # str.replace per character present: several times faster than str.translate
+            if old in text:
+                text = text.replace(old, new)
     return " ".join(text.split())
 
 
