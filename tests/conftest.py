@@ -5,6 +5,9 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -42,3 +45,14 @@ def shared() -> Path:
             pytest.fail(f"reference material not found at {SHARED}")
         pytest.skip(f"reference material not found at {SHARED}")
     return SHARED
+
+
+def run_fresh(code: str, *args: str, timeout: float = 120) -> str:
+    """Run Python `code` in a new process with the project's package importable (as `rulekb`
+    starts: one thread, nothing loaded; the test process may run other threads, from which
+    nothing forks) and return what it printed; fails the test when it does not exit 0."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "tools"), os.environ.get("PYTHONPATH", "")]))
+    proc = subprocess.run([sys.executable, "-c", textwrap.dedent(code), *args], capture_output=True, text=True,
+                          env=env, timeout=timeout)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout

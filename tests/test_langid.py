@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import textwrap
 import threading
 
 import pytest
 
-from conftest import ROOT
+from conftest import run_fresh
 from rulekb import langid
 
 LANGUAGES = ("en", "de", "fr")
@@ -51,11 +50,7 @@ def _fresh_process(code: str) -> dict:
     """Run `code` in a new Python process (as `rulekb check` starts: one thread, no model loaded;
     a test process may run other threads, from which no helper is forked) and return the JSON
     it prints."""
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "tools"), os.environ.get("PYTHONPATH", "")]))
-    proc = subprocess.run([sys.executable, "-c", _PRELUDE + textwrap.dedent(code)], capture_output=True, text=True,
-                          env=env, timeout=120)
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout)
+    return json.loads(run_fresh(textwrap.dedent(_PRELUDE) + textwrap.dedent(code)))
 
 
 def test_the_helper_judges_as_this_process_would(reference):

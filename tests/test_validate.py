@@ -9,14 +9,13 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
 import pytest
 
-from conftest import DATA, ROOT
+from conftest import DATA, ROOT, run_fresh
 from rulekb.cli import main
 from rulekb.diagnostics import DataError
 from rulekb.validate import load_knowledge_base
@@ -179,11 +178,7 @@ def gone():
 def _two_cores(code: str) -> dict:
     """Run `code` after _TWO_CORES in a new process (a test process may run other threads, from
     which no child is forked) and return the JSON it prints."""
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "tools"), os.environ.get("PYTHONPATH", "")]))
-    proc = subprocess.run([sys.executable, "-c", _TWO_CORES + textwrap.dedent(code)], capture_output=True, text=True,
-                          env=env, timeout=120)
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout)
+    return json.loads(run_fresh(textwrap.dedent(_TWO_CORES) + textwrap.dedent(code)))
 
 
 def test_a_read_on_two_cores_finds_the_same_problems(tmp_path):

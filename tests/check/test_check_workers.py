@@ -4,14 +4,13 @@ process, as `rulekb check` runs it): the same findings as on one core."""
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 import textwrap
 
 import pytest
 
 import rulekb.check as check
-from conftest import DATA, ROOT
+from conftest import DATA, run_fresh
 from rulekb.check.workers import run_split
 from rulekb.report import to_json
 from rulekb.validate import load_knowledge_base
@@ -108,8 +107,5 @@ def test_the_command_as_it_runs_on_the_whole_rules(tmp_path):
             left = False
         print(started, code, left, "numpy" in sys.modules)
     """)
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "tools"), os.environ.get("PYTHONPATH", "")]))
-    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120)
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.split() == ["(1,", "1)", "1", "False", "False"]  # both started; exit 1; none left; no numpy
+    assert run_fresh(script).split() == ["(1,", "1)", "1", "False", "False"]  # both started; exit 1; none left; no numpy
     assert out.read_text(encoding="utf-8") == expected

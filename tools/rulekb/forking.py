@@ -91,10 +91,16 @@ class Forked(Generic[T]):
         os.waitpid(self.pid, 0)
 
 
+def can_fork(*, threads_ok: bool = False) -> bool:
+    """Whether `fork` may start a child here: os.fork exists and (unless `threads_ok`) this
+    process runs no other thread."""
+    return hasattr(os, "fork") and (threads_ok or threading.active_count() == 1)
+
+
 def fork(fn: Callable[[], T], *, threads_ok: bool = False) -> Forked[T] | None:
-    """Start fn() in a forked child process; None where this process cannot fork (or, unless
-    `threads_ok`, runs other threads)."""
-    if not hasattr(os, "fork") or (threading.active_count() > 1 and not threads_ok):
+    """Start fn() in a forked child process; None where this process cannot fork (see
+    `can_fork`) or the fork fails."""
+    if not can_fork(threads_ok=threads_ok):
         return None
     read_fd, write_fd = os.pipe()
     try:

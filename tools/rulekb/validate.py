@@ -22,7 +22,6 @@ import functools
 import gc
 import os
 import re
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -826,7 +825,7 @@ def _checked_apart(root: Path, path: Path) -> bool:
 def _child_share(root: Path, paths: list[Path], share: float) -> frozenset[Path]:
     """The files a child process reads: rule and glossary files up to `share` of all bytes,
     when there are enough and this process can fork."""
-    if not hasattr(os, "fork") or threading.active_count() > 1:
+    if not forking.can_fork():
         return frozenset()
     sizes = {p: p.stat().st_size for p in paths}
     candidates = [p for p in paths if _checked_apart(root, p)]
