@@ -88,3 +88,44 @@ def test_archives_too_large_for_plain_zip_are_joined_by_zipfile(tmp_path, monkey
     with zipfile.ZipFile(joined) as a, zipfile.ZipFile(whole) as b:
         assert a.namelist() == b.namelist()
         assert all(a.read(name) == b.read(name) for name in a.namelist())
+
+
+def zipfile_archive(target: Path, tree: Path, prefix: str) -> None:
+    """The archive as zipfile writes it for the same entries: the reference of the writer."""
+    with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=archive.LEVEL) as z:
+        for path in sorted((p for p in tree.rglob("*") if p.is_file()), key=lambda p: prefix + p.relative_to(tree).as_posix()):
+            info = zipfile.ZipInfo(prefix + path.relative_to(tree).as_posix(), date_time=archive.DATE)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            info.create_system = 3
+            z.writestr(info, path.read_bytes(), compresslevel=archive.LEVEL)
+
+
+@pytest.mark.parametrize("prefix", ["top/", "rulekb-site/fr/", "règles/"])
+def test_the_writer_writes_the_bytes_zipfile_writes(tmp_path, prefix):
+    tree = make_tree(tmp_path / "tree")
+    ours, reference = tmp_path / "ours.zip", tmp_path / "reference.zip"
+    archive.zip_folder(tree, ours, prefix)
+    zipfile_archive(reference, tree, prefix)
+    assert ours.read_bytes() == reference.read_bytes()
+
+
+def test_more_entries_than_a_plain_zip_holds_are_written_by_zipfile(tmp_path, monkeypatch):
+    tree = make_tree(tmp_path / "tree")
+    monkeypatch.setattr(archive, "_MAX_ENTRIES", 3)
+    target = tmp_path / "many.zip"
+    archive.zip_folder(tree, target, "top/")
+    with zipfile.ZipFile(target) as z:
+        assert z.testzip() is None
+        assert z.namelist() == sorted(f"top/{p.relative_to(tree).as_posix()}" for p in tree.rglob("*") if p.is_file())
+        assert z.read("top/fr/règles/rétro.html") == (tree / "fr" / "règles" / "rétro.html").read_bytes()
+
+
+@pytest.mark.parametrize(("sizes", "fits"), [
+    ([("a", 10)], True),
+    ([("a", 0xFFFFFFFF)], False),                 # one entry of 4 GB
+    ([("a", 2**31), ("b", 2**31)], False),        # together over 4 GB
+    ([("a", 2**31), ("b", 2**30)], True),
+])
+def test_which_archives_need_zip64(sizes, fits):
+    assert archive._fits_plain_zip(sizes) is fits
