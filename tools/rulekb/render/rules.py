@@ -22,6 +22,11 @@ from .versions import versions_section
 
 
 def e(value: object) -> str:
+    """str(markupsafe.escape(value)), without making a Markup object for a plain string (the
+    same five entities; about twice as fast, and rule pages call it tens of thousands of times)."""
+    if value.__class__ is str:
+        return (value.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")  # type: ignore[attr-defined]
+                .replace("'", "&#39;").replace('"', "&#34;"))
     return str(escape(value))
 
 
