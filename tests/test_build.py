@@ -329,3 +329,17 @@ def test_without_fork_the_languages_build_in_this_process(tmp_path, monkeypatch)
     assert [b.lang for b in built.result.languages] == ["de"] and built.result.languages[0].mkdocs_cpu > 0
     with zipfile.ZipFile(built.site / "rulekb-site.zip") as z:
         assert "rulekb-site/de/rules/retrace.html" in z.namelist()
+
+
+def test_the_build_accounts_for_its_processor_time_by_part(built):
+    from rulekb.timing import PAGE_PIPELINE, Part
+    result = built.result
+    assert set(result.parts) == set(Part)
+    # every second of the build is either mkdocs' or one of the parts'
+    assert sum(result.parts.values()) + result.mkdocs_cpu == pytest.approx(result.cpu, abs=1e-6)
+    assert result.pipeline_cpu == pytest.approx(sum(result.parts.values()), abs=1e-6)
+    assert result.page_pipeline_cpu == pytest.approx(sum(result.parts[p] for p in PAGE_PIPELINE))
+    for part in (Part.LOAD, Part.PAGES, Part.QA, Part.API, Part.ARCHIVE, Part.HOOKS):
+        assert result.parts[part] > 0, part
+    assert all(b.mkdocs_cpu > 0 and b.hooks_cpu > 0 and b.archive_cpu > 0 for b in result.languages)
+    assert result.parts[Part.HOOKS] == pytest.approx(sum(b.hooks_cpu for b in result.languages))

@@ -43,6 +43,7 @@ from .link import LinkedKB, link
 from .models import KnowledgeBase
 from .render import RenderedSite, paths, render_site
 from .render.markup import split_blocks
+from .timing import PAGE_PIPELINE, Clock, Part, maybe, process_and_children_seconds
 from .validate import load_knowledge_base
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -77,7 +78,8 @@ class LanguageBuild:
     seconds: float          # wall-clock time of its mkdocs process (0 when reused)
     reused: bool
     mkdocs_cpu: float = 0.0  # processor time in mkdocs itself (without the rulekb plugin's hooks)
-    own_cpu: float = 0.0     # processor time of the pipeline in that process: plugin hooks, archive part
+    hooks_cpu: float = 0.0   # processor time in the rulekb plugin's hooks
+    archive_cpu: float = 0.0  # processor time zipping the language's part of the offline archive
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,7 @@ class BuildResult:
     size: int
     seconds: float
     cpu: float = 0.0        # processor time of the whole build: this process and every child it waited for
+    parts: Mapping[Part, float] = field(default_factory=dict)   # processor time of everything but mkdocs, by part
 
     @property
     def mkdocs_cpu(self) -> float:
@@ -97,6 +100,11 @@ class BuildResult:
     def pipeline_cpu(self) -> float:
         """Everything that is not mkdocs: load, render, QA, plugin hooks, archive, assembling."""
         return self.cpu - self.mkdocs_cpu
+
+    @property
+    def page_pipeline_cpu(self) -> float:
+        """The pipeline that makes the pages mkdocs builds (`timing.PAGE_PIPELINE`)."""
+        return sum(self.parts.get(part, 0.0) for part in PAGE_PIPELINE)
 
 
 # ---------------------------------------------------------------- inputs
@@ -131,29 +139,41 @@ def load_termbase_if_any(root: Path, kb: KnowledgeBase):
 
 
 def status_pages(root: Path, kb: KnowledgeBase, uis: Mapping[str, UI], termbase=None,
-                 languages: Sequence[str] | None = None) -> dict[str, str]:
+                 languages: Sequence[str] | None = None, processes: int = 2) -> dict[str, str]:
     """The translation-status page of each language, from the QA stages (check -> report),
     in the language's UI words."""
     from .check import run_checks
     from .report import status_markdown
 
-    result = run_checks(kb, root, profile="full", termbase=termbase)
+    result = run_checks(kb, root, profile="full", termbase=termbase, processes=processes)
     return {lang: status_markdown(result, kb, lang, gettext=uis[lang]._) for lang in (languages or kb.language_codes)}
 
 
 def status_pages_in_child(root: Path, kb: KnowledgeBase, uis: Mapping[str, UI], termbase=None,
-                          languages: Sequence[str] | None = None) -> Callable[[], dict[str, str]]:
+                          languages: Sequence[str] | None = None,
+                          clock: Clock | None = None) -> Callable[[], dict[str, str]]:
     """`status_pages` started in a forked child process; returns the function that waits for
     its pages (and raises the DataError of the child, e.g. a broken waiver file). Where a
-    process cannot be forked, the pages are made at once."""
-    child = forking.fork(lambda: status_pages(root, kb, uis, termbase, languages), threads_ok=True)
+    process cannot be forked, the pages are made at once. The child's processor time is added
+    to `clock` as the QA's."""
+
+    def timed() -> tuple[dict[str, str], float]:
+        start = process_and_children_seconds()
+        pages = status_pages(root, kb, uis, termbase, languages, processes=1)   # the other core renders
+        return pages, process_and_children_seconds() - start
+
+    child = forking.fork(timed, threads_ok=True)
     if child is None:
-        pages = status_pages(root, kb, uis, termbase, languages)
+        with maybe(clock, Part.QA):
+            pages = status_pages(root, kb, uis, termbase, languages)
         return lambda: pages
 
     def wait() -> dict[str, str]:
         try:
-            return child.result()
+            pages, seconds = child.result()
+            if clock is not None:
+                clock.add(Part.QA, seconds)
+            return pages
         except forking.ChildFailed as failed:
             if isinstance(failed.exception, DataError):
                 raise failed.exception from None
@@ -290,23 +310,31 @@ class Prepared:
     epoch: int
 
 
-def prepare(root: Path, languages: Sequence[str] | None = None, *, concurrent_checks: bool = False) -> Prepared:
+def prepare(root: Path, languages: Sequence[str] | None = None, *, concurrent_checks: bool = False,
+            clock: Clock | None = None) -> Prepared:
     """Steps 1 and 2: load everything and render (raises DataError on bad input). With
     `concurrent_checks` the QA of the status pages runs in a child process while the pages
-    are rendered (two processor cores: one each)."""
-    kb = load_knowledge_base(root)
-    if languages:
-        unknown = [code for code in languages if code not in kb.language_codes]
-        if unknown:
-            raise DataError([Problem("translations/languages.yaml", 1, 1, f"unknown language '{unknown[0]}'",
-                                     f"use one of {', '.join(kb.language_codes)}")])
-    linked = link(kb)
-    uis = load_uis(root, kb.languages)
-    termbase = load_termbase_if_any(root, kb)
-    pages, assets = read_content(root)
-    status = (status_pages_in_child(root, kb, uis, termbase, languages) if concurrent_checks
-              else status_pages(root, kb, uis, termbase, languages))
-    site = render_site(linked, uis, termbase=termbase, status=status, content=pages, only=languages)
+    are rendered (two processor cores: one each). With a `clock`, the processor time of each
+    part is added to it."""
+    with maybe(clock, Part.LOAD, process_and_children_seconds):  # the read may fork a child
+        kb = load_knowledge_base(root)
+        if languages:
+            unknown = [code for code in languages if code not in kb.language_codes]
+            if unknown:
+                raise DataError([Problem("translations/languages.yaml", 1, 1, f"unknown language '{unknown[0]}'",
+                                         f"use one of {', '.join(kb.language_codes)}")])
+        uis = load_uis(root, kb.languages)
+        termbase = load_termbase_if_any(root, kb)
+        pages, assets = read_content(root)
+    with maybe(clock, Part.LINK):
+        linked = link(kb)
+    if concurrent_checks:
+        status: Callable[[], Mapping[str, str]] | Mapping[str, str] = status_pages_in_child(
+            root, kb, uis, termbase, languages, clock)
+    else:
+        with maybe(clock, Part.QA):
+            status = status_pages(root, kb, uis, termbase, languages)
+    site = render_site(linked, uis, termbase=termbase, status=status, content=pages, only=languages, clock=clock)
     return Prepared(kb, linked, uis, site, assets, source_date_epoch(kb))
 
 
@@ -403,6 +431,7 @@ def build_language(folder: Path, inputs: LanguageInputs, epoch: int) -> Language
     logger.addHandler(messages)
     propagate, logger.propagate = logger.propagate, False
     wall, cpu = time.monotonic(), time.process_time()
+    plugin = None
     try:
         config = load_config(config_file=str(folder / "mkdocs.yml"), strict=True)
         plugin = config.plugins["rulekb"]
@@ -418,9 +447,9 @@ def build_language(folder: Path, inputs: LanguageInputs, epoch: int) -> Language
     seconds = time.monotonic() - wall
     zipped = time.process_time()
     archive.zip_folder(folder / "site", folder / LANGUAGE_ZIP, f"{ARCHIVE_TOP}/{inputs.lang}/")
-    own_cpu = plugin.own_seconds + time.process_time() - zipped
+    archive_cpu = time.process_time() - zipped
     pages = sum(1 for _ in (folder / "site").rglob("*.html"))
-    return LanguageBuild(inputs.lang, pages, seconds, False, mkdocs_cpu, own_cpu)
+    return LanguageBuild(inputs.lang, pages, seconds, False, mkdocs_cpu, plugin.own_seconds, archive_cpu)
 
 
 def default_jobs(languages: int) -> int:
@@ -478,14 +507,16 @@ def run_forked(jobs: Sequence[Callable[[], T]], at_once: int, done: Callable[[in
 
 
 def build_languages(root: Path, work: Path, prepared: Prepared, inputs: Mapping[str, LanguageInputs], jobs: int,
-                    progress: Progress, meanwhile: Callable[[], None] = lambda: None) -> tuple[LanguageBuild, ...]:
+                    progress: Progress, clock: Clock | None = None,
+                    meanwhile: Callable[[], None] = lambda: None) -> tuple[LanguageBuild, ...]:
     """Step 4: mkdocs per language, in parallel processes; unchanged languages are reused.
     `meanwhile` runs in this process while the languages build."""
     results: dict[str, LanguageBuild] = {}
     todo = []
     for lang, given in inputs.items():
         folder = work / lang
-        fp = fingerprint(folder, root, prepared.epoch, given)
+        with maybe(clock, Part.HANDOVER):
+            fp = fingerprint(folder, root, prepared.epoch, given)
         marker = folder / FINGERPRINT
         if ((folder / "site" / "index.html").is_file() and (folder / LANGUAGE_ZIP).is_file() and marker.is_file()
                 and marker.read_text() == fp):
@@ -521,7 +552,7 @@ def _link_or_copy(source: str, target: str) -> None:
         shutil.copy2(source, target)
 
 
-def write_root_files(staging: Path, prepared: Prepared, work: Path) -> Path:
+def write_root_files(staging: Path, prepared: Prepared, work: Path, clock: Clock | None = None) -> Path:
     """Step 5a, first part: the new site folder with its root files (``index.html``, the JSON
     API, the marker), and their part of the offline archive, which is returned."""
     staging.mkdir(parents=True)
@@ -534,16 +565,18 @@ def write_root_files(staging: Path, prepared: Prepared, work: Path) -> Path:
         with open(staging / rel, "wb") as f:
             f.write(data)
     part = work / "root.zip"
-    archive.zip_files(part, ((f"{ARCHIVE_TOP}/{rel}", data) for rel, data in files.items()))
+    with maybe(clock, Part.ARCHIVE):
+        archive.zip_files(part, ((f"{ARCHIVE_TOP}/{rel}", data) for rel, data in files.items()))
     return part
 
 
-def assemble(work: Path, staging: Path, languages: Sequence[str], root_part: Path) -> None:
+def assemble(work: Path, staging: Path, languages: Sequence[str], root_part: Path, clock: Clock | None = None) -> None:
     """Step 5a: the complete new site in `staging` (which `write_root_files` started), with the
     offline archive joined from the root files' part and each language's."""
     for lang in languages:
         shutil.copytree(work / lang / "site", staging / lang, copy_function=_link_or_copy)
-    archive.merge(staging / paths.ARCHIVE, [root_part] + [work / lang / LANGUAGE_ZIP for lang in languages])
+    with maybe(clock, Part.ARCHIVE):
+        archive.merge(staging / paths.ARCHIVE, [root_part] + [work / lang / LANGUAGE_ZIP for lang in languages])
 
 
 def swap_in(staging: Path, site_dir: Path) -> None:
@@ -590,10 +623,11 @@ def build_site(root: Path, site_dir: Path, *, work: Path | None = None, language
     check_replaceable(site_dir)
     check_plugin_installed()
 
-    cpu = _cpu_seconds()
+    cpu = process_and_children_seconds()
+    clock = Clock()
     progress.say("[1/5] loading rules/, translations/ and content/ …")
     step = time.monotonic()
-    prepared = prepare(root, languages, concurrent_checks=True)
+    prepared = prepare(root, languages, concurrent_checks=True, clock=clock)
     kb = prepared.kb
     langs = tuple(languages or kb.language_codes)
     progress.say(f"      {len(kb.rules)} rules, {len(kb.cards)} cards, {len(kb.rulings)} rulings; "
@@ -603,8 +637,9 @@ def build_site(root: Path, site_dir: Path, *, work: Path | None = None, language
 
     progress.say("[2/5] handing the pages to mkdocs …")
     step = time.monotonic()
-    inputs = {lang: language_inputs(prepared, lang) for lang in langs}
-    changed = sum(write_config(root, work, prepared, lang) for lang in langs)
+    with clock.part(Part.HANDOVER):
+        inputs = {lang: language_inputs(prepared, lang) for lang in langs}
+        changed = sum(write_config(root, work, prepared, lang) for lang in langs)
     counts = ", ".join(f"{lang} {len(inputs[lang].pages)}" for lang in langs)
     progress.say(f"      pages: {counts}; {changed} config(s) changed ({time.monotonic() - step:.1f} s)")
 
@@ -615,10 +650,10 @@ def build_site(root: Path, site_dir: Path, *, work: Path | None = None, language
     try:
         root_part: list[Path] = []
         progress.say(f"[3/5] building the language sites with mkdocs ({min(jobs, len(langs))} at a time) …")
-        built = build_languages(root, work, prepared, inputs, jobs, progress,   # the site root files meanwhile
-                                meanwhile=lambda: root_part.append(write_root_files(staging, prepared, work)))
+        built = build_languages(root, work, prepared, inputs, jobs, progress, clock,  # the site root files meanwhile
+                                meanwhile=lambda: root_part.append(write_root_files(staging, prepared, work, clock)))
         progress.say("[4/5] assembling the site, the JSON API and the archive …")
-        assemble(work, staging, langs, root_part[0])
+        assemble(work, staging, langs, root_part[0], clock)
         files = [p for p in staging.rglob("*") if p.is_file()]
         size = sum(p.stat().st_size for p in files)
         progress.say(f"[5/5] replacing {site_dir} …")
@@ -630,13 +665,14 @@ def build_site(root: Path, site_dir: Path, *, work: Path | None = None, language
     progress.say(f"done in {seconds:.1f} s: {len(files)} files, {size / 1e6:.1f} MB")
     index = site_dir / "index.html"
     progress.say(f"open {_shown_path(index)} in a browser ({index.as_uri()})")
-    return BuildResult(site_dir, built, len(files), size, seconds, _cpu_seconds() - cpu)
-
-
-def _cpu_seconds() -> float:
-    """Processor time of this process and of the children it has waited for."""
-    t = os.times()
-    return t.user + t.system + t.children_user + t.children_system
+    for b in built:
+        clock.add(Part.HOOKS, b.hooks_cpu)
+        clock.add(Part.ARCHIVE, b.archive_cpu)
+    total = process_and_children_seconds() - cpu
+    parts = dict(clock.seconds())
+    # the rest: writing the site root, linking the language folders in, the swap, starting processes
+    parts[Part.ASSEMBLE] += total - sum(b.mkdocs_cpu for b in built) - sum(parts.values())
+    return BuildResult(site_dir, built, len(files), size, seconds, total, parts)
 
 
 def _shown_path(path: Path) -> str:

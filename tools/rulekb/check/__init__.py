@@ -387,10 +387,12 @@ def _summary(findings: Sequence[Finding], waived: Sequence[Waived], langs: Seque
 
 
 def run_checks(kb: KnowledgeBase, root: Path, *, profile: str = "full", langs: Iterable[str] | None = None,
-               termbase: Termbase | None = None) -> CheckResult:
+               termbase: Termbase | None = None, processes: int = 2) -> CheckResult:
     """Run the checks of `profile` over the knowledge base of the project at `root` (its
     termbase and waivers are read from ``translations/``), report the findings of `langs`
-    (default: every language). Raises DataError when the termbase or waivers do not load."""
+    (default: every language). With `processes=2` a large knowledge base is checked in two
+    processes; `processes=1` keeps to this one (the site build, whose other core renders the
+    pages meanwhile). Raises DataError when the termbase or waivers do not load."""
     from .coverage import compute_coverage
     from .waivers import apply_waivers, load_waivers
 
@@ -406,7 +408,7 @@ def run_checks(kb: KnowledgeBase, root: Path, *, profile: str = "full", langs: I
     ctx = Context(kb, termbase)
     selected = [c for c in all_checks() if c.code in codes and c.family != "waivers"]
     ctx.selected = frozenset(c.code for c in selected)
-    parallel = len(ctx.units) >= PARALLEL_UNITS
+    parallel = processes > 1 and len(ctx.units) >= PARALLEL_UNITS
     start = None
     if any(c.family == "language" for c in selected):
         from ..langid import settle

@@ -21,6 +21,7 @@ from typing import Callable, Mapping, Sequence
 from ..diagnostics import DataError, Problem
 from ..i18n import UI, N_
 from ..link import LinkedKB
+from ..timing import Clock, Part, maybe
 from . import paths
 from .api import api_files, api_root
 from .cards import card_index, card_page
@@ -52,7 +53,13 @@ def status_page(ui: UI, markdown: str) -> str:
 def render_language(shared: Shared, ui: UI, status_markdown: str | None = None) -> tuple[dict[str, str], dict[str, str]]:
     """Generated pages and JSON files of one language."""
     c = Lang(shared, ui)
-    kb = shared.linked.kb
+    return render_pages(c, status_markdown), api_files(c)
+
+
+def render_pages(c: Lang, status_markdown: str | None = None) -> dict[str, str]:
+    """Generated pages of one language."""
+    kb = c.shared.linked.kb
+    ui = c.ui
     docs: dict[str, str] = {}
     for rule in kb.rules:
         docs[paths.rule_page(rule.id)] = rule_page(c, rule)
@@ -66,7 +73,7 @@ def render_language(shared: Shared, ui: UI, status_markdown: str | None = None) 
     docs[paths.GLOSSARY] = glossary_page(c)
     if status_markdown is not None:
         docs[paths.STATUS] = status_page(ui, status_markdown)
-    return docs, api_files(c)
+    return docs
 
 
 NAV = (  # (UI string, page): the short navigation of every page; rule and card pages stay out
@@ -84,36 +91,42 @@ NAV = (  # (UI string, page): the short navigation of every page; rule and card 
 def render_site(linked: LinkedKB, uis: Mapping[str, UI], *, termbase=None,
                 status: Mapping[str, str] | Callable[[], Mapping[str, str]] | None = None,
                 content: Mapping[str, Mapping[str, str]] | None = None,
-                only: Sequence[str] | None = None) -> RenderedSite:
+                only: Sequence[str] | None = None, clock: Clock | None = None) -> RenderedSite:
     """Every page of every language of the knowledge base (languages from kb.languages), or of
     the languages in `only`; the site-root files always name every language. `status` (the
     translation-status Markdown per language) may be a function giving it: it is asked for
-    after the other pages are rendered, so that the QA can run meanwhile in another process."""
+    after the other pages are rendered, so that the QA can run meanwhile in another process.
+    With a `clock`, the processor time of the pages and of the JSON API is added to it."""
     kb = linked.kb
-    shared = Shared.of(linked, termbase)
     languages = kb.language_codes
-    hand = localise_content(content or {}, languages, uis)
+    with maybe(clock, Part.PAGES):
+        shared = Shared.of(linked, termbase)
+        hand = localise_content(content or {}, languages, uis)
+        files: dict[str, str] = {"index.html": root_index(kb, uis), f"{paths.API_FOLDER}/index.json": api_root(kb)}
+        contexts = {lang: Lang(shared, uis[lang]) for lang in (only or languages)}
+        rendered = {lang: render_pages(c) for lang, c in contexts.items()}
+    with maybe(clock, Part.API):
+        for c in contexts.values():
+            files.update(api_files(c))
+    statuses = (status() if callable(status) else status) or {}
     docs: dict[str, dict[str, str]] = {}
     generated_paths: dict[str, frozenset[str]] = {}
     nav: dict[str, tuple[tuple[str, str], ...]] = {}
-    files: dict[str, str] = {"index.html": root_index(kb, uis), f"{paths.API_FOLDER}/index.json": api_root(kb)}
     problems = []
-    rendered = {lang: render_language(shared, uis[lang]) for lang in (only or languages)}
-    statuses = (status() if callable(status) else status) or {}
-    for lang, (generated, api) in rendered.items():
-        ui = uis[lang]
-        if lang in statuses:
-            generated[paths.STATUS] = status_page(ui, statuses[lang])
-        for path in sorted(set(generated) & set(hand[lang])):
-            origin = next(l for l in (lang, *languages, *sorted(content or {})) if path in (content or {}).get(l, {}))
-            problems.append(Problem(f"content/{origin}/{path}", 1, 1, f"the hand-written page {path} has the path of a generated page",
-                                    "rename or move the hand-written page; generated: rules/, parallel/, cards/, "
-                                    "keywords.md, glossary.md, status.md"))
-        pages = {**hand[lang], **generated}
-        docs[lang] = dict(sorted(pages.items()))
-        generated_paths[lang] = frozenset(generated)
-        files.update(api)
-        nav[lang] = tuple((ui._(title), path) for title, path in NAV if path in pages)
+    with maybe(clock, Part.PAGES):
+        for lang, generated in rendered.items():
+            ui = uis[lang]
+            if lang in statuses:
+                generated[paths.STATUS] = status_page(ui, statuses[lang])
+            for path in sorted(set(generated) & set(hand[lang])):
+                origin = next(l for l in (lang, *languages, *sorted(content or {})) if path in (content or {}).get(l, {}))
+                problems.append(Problem(f"content/{origin}/{path}", 1, 1, f"the hand-written page {path} has the path of a generated page",
+                                        "rename or move the hand-written page; generated: rules/, parallel/, cards/, "
+                                        "keywords.md, glossary.md, status.md"))
+            pages = {**hand[lang], **generated}
+            docs[lang] = dict(sorted(pages.items()))
+            generated_paths[lang] = frozenset(generated)
+            nav[lang] = tuple((ui._(title), path) for title, path in NAV if path in pages)
     if problems:
         raise DataError(problems)
     return RenderedSite(docs, nav, dict(sorted(files.items())), generated_paths)
