@@ -431,7 +431,6 @@ def build_language(folder: Path, inputs: LanguageInputs, epoch: int) -> Language
     logger.addHandler(messages)
     propagate, logger.propagate = logger.propagate, False
     wall, cpu = time.monotonic(), time.process_time()
-    plugin = None
     try:
         config = load_config(config_file=str(folder / "mkdocs.yml"), strict=True)
         plugin = config.plugins["rulekb"]
