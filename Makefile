@@ -25,12 +25,7 @@ install-test: $(VENV)/.installed-test
 # error findings remain, which is a result to read, not a failed build.
 site: $(VENV)/.installed
 	$(BIN)/rulekb build
-	@mkdir -p reports
-	@for fmt in json html junit text; do \
-	  ext=$$fmt; [ $$fmt = junit ] && ext=xml; [ $$fmt = text ] && ext=txt; \
-	  $(BIN)/rulekb check --format $$fmt --output reports/qa.$$ext; rc=$$?; \
-	  [ $$rc -le 1 ] || exit $$rc; \
-	done
+	@$(BIN)/rulekb check --reports reports; rc=$$?; [ $$rc -le 1 ] || exit $$rc
 	@echo "QA reports: reports/qa.html (open in a browser), reports/qa.json, reports/qa.xml (JUnit), reports/qa.txt"
 	@echo "translation status per language: site/<lang>/status.html; the site: site/index.html"
 

@@ -136,6 +136,22 @@ def test_output_file(capsys, tmp_path):
     assert json.loads(target.read_text(encoding="utf-8"))["summary"]["errors"] == 3
 
 
+def test_reports_writes_every_format_of_one_run(capsys, tmp_path):
+    folder = tmp_path / "reports"
+    code, out, err = run(capsys, "--root", str(KB), "check", "--reports", str(folder))
+    assert code == 1 and out == "" and f"wrote {folder / 'qa.txt'}" in err
+    assert sorted(p.name for p in folder.iterdir()) == ["qa.html", "qa.json", "qa.txt", "qa.xml"]
+    for fmt, name in (("text", "qa.txt"), ("json", "qa.json"), ("junit", "qa.xml"), ("html", "qa.html")):
+        single = tmp_path / f"single-{name}"
+        assert run(capsys, "--root", str(KB), "check", "--format", fmt, "--output", str(single))[0] == 1
+        assert (folder / name).read_bytes() == single.read_bytes(), name   # the same report as --format alone
+
+
+def test_reports_and_output_together_are_refused(capsys, tmp_path):
+    code, _, err = run(capsys, "--root", str(KB), "check", "--reports", str(tmp_path), "--output", str(tmp_path / "x"))
+    assert code == 2 and "not both" in err and not any(tmp_path.iterdir())
+
+
 def test_real_data_fails_on_its_seed_defects(capsys):
     code, out, _ = run(capsys, "--root", str(ROOT), "check", "--profile", "ci")
     assert code == 1 and "[staleness.stale] retrace.a (fr)" in out

@@ -1,6 +1,7 @@
 """The `rulekb check` command (stage: check + report), kept out of `cli` so that the CLI stays thin.
 
     rulekb check [--lang L] [--format text|json|junit|html] [--output FILE] [--profile NAME]
+    rulekb check --reports DIR      (every format from one run: DIR/qa.txt, qa.json, qa.xml, qa.html)
 
 Exit code 0 when no error-severity finding remains after the waivers, 1 when one does, 2 when
 the data (knowledge base, termbase, waivers) does not load or an option is wrong.
@@ -33,7 +34,12 @@ def arguments(p: argparse.ArgumentParser) -> None:
                    help="report this language only (repeatable; default: every language)")
     p.add_argument("--format", choices=FORMATS, default="text", help="report format (default: text)")
     p.add_argument("--output", metavar="FILE", help="write the report to FILE instead of standard output")
+    p.add_argument("--reports", metavar="DIR",
+                   help="write the report in every format from one run: DIR/qa.txt, qa.json, qa.xml (JUnit), qa.html")
     p.add_argument("--profile", default="full", metavar="NAME", help=f"which checks to run: {names}")
+
+
+REPORT_FILES = (("text", "qa.txt"), ("json", "qa.json"), ("junit", "qa.xml"), ("html", "qa.html"))  # --reports DIR
 
 
 def _write(path: Path, text: str) -> None:
@@ -61,6 +67,18 @@ def run(args: argparse.Namespace) -> int:
             preload()
         kb = load_knowledge_base(root)
         result = run_checks(kb, root, profile=args.profile, langs=args.lang)
+    if args.reports:
+        if args.output:
+            print("error: --reports writes every format itself; give --reports DIR or --output FILE, not both",
+                  file=sys.stderr)
+            return 2
+        folder = Path(args.reports)
+        for fmt, name in REPORT_FILES:
+            _write(folder / name, render(result, kb, fmt))
+        print(f"wrote {', '.join(str(folder / name) for _, name in REPORT_FILES)}: {result.summary['findings']} findings "
+              f"({result.summary['errors']} errors), {len(result.waived)} waived; exit code {result.exit_code}",
+              file=sys.stderr)
+        return result.exit_code
     text = render(result, kb, args.format)
     if args.output:
         _write(Path(args.output), text)
