@@ -347,6 +347,6 @@ def test_rendering_is_deterministic():
                                    "&amp; already", "Rückverfolgung « x »", 702, None])
 def test_the_fast_escape_is_markupsafes(value):
     from markupsafe import Markup, escape
-    from rulekb.render.rules import e
+    from rulekb.render.markup import e
     assert e(value) == str(escape(value))
     assert e(Markup("<b>kept</b>")) == "<b>kept</b>"   # markup stays markup

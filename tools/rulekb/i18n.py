@@ -16,7 +16,7 @@ import functools
 import gettext
 import io
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
@@ -46,9 +46,14 @@ class UI:
     locale: Locale                       # dates
     translations: gettext.NullTranslations
     names: Locale | None = None          # language names; English while a language has no catalog
+    # message -> its translation, looked up once (a page asks for the same few dozen strings)
+    _looked_up: dict[str, str] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def _(self, message: str) -> str:
-        return self.translations.gettext(message)
+        found = self._looked_up.get(message)
+        if found is None:
+            found = self._looked_up[message] = self.translations.gettext(message)
+        return found
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         return self.translations.ngettext(singular, plural, n)

@@ -5,6 +5,7 @@ stage reads it and never mutates it. `Finding` is what the QA checks produce.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import unicodedata
 from dataclasses import dataclass, field
@@ -145,7 +146,7 @@ class Rule:
     former_subrules: tuple[Subrule, ...] = ()
     line: int = 1      # where the rule starts in `file` (a file may hold a section of rules)
 
-    @property
+    @functools.cached_property   # a frozen rule's units do not change; pages and checks ask for them often
     def units(self) -> tuple[Unit, ...]:
         head = tuple(u for u in (self.title, self.summary, self.text) if u is not None)
         return (head + tuple(s.unit for s in self.subrules) + self.notes

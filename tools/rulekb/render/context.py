@@ -9,12 +9,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from ..i18n import UI, N_
 from ..link import LinkedKB
 from ..models import SOURCE_LANGUAGE, KnowledgeBase, Rule, Ruling, Status, Unit, UnitKind
 from . import paths
+from .markup import e
 from .text import CardNames, Inline, Localised, Shown, State, Where, choose, link_index
 
 
@@ -163,8 +164,8 @@ class Lang:
 
     @staticmethod
     def _badge(kind: str, text: str, title: str | None = None) -> Markup:
-        tip = f' title="{escape(title)}"' if title else ""
-        return Markup(f'<span data-search-exclude class="rulekb-badge rulekb-badge--{kind}"{tip}>{escape(text)}</span>')
+        tip = f' title="{e(title)}"' if title else ""
+        return Markup(f'<span data-search-exclude class="rulekb-badge rulekb-badge--{kind}"{tip}>{e(text)}</span>')
 
     def text_html(self, shown: Shown, where: Where, variant_index: int = 0) -> Markup:
         variant = shown.unit.variants[shown.lang][variant_index] if shown.lang else None
@@ -183,21 +184,21 @@ class Lang:
         English of a stale translation, and other versions of the text."""
         _ = self.ui._
         shown = self.choose(unit)
-        id_attr = f' id="{escape(anchor)}"' if anchor else ""
+        id_attr = f' id="{e(anchor)}"' if anchor else ""
         parts = [f'<div class="rulekb-unit rulekb-unit--{kind} rulekb-state--{shown.state.value}"{id_attr}>']
         badge = self.badge(shown)
         if badge:
             parts.append(f'<div class="rulekb-badges">{badge}</div>')
-        number = (f'<a class="rulekb-num" href="#{escape(anchor)}" title="{escape(self.meta_title(shown))}">{escape(label)}</a> '
+        number = (f'<a class="rulekb-num" href="#{e(anchor)}" title="{e(self.meta_title(shown))}">{e(label)}</a> '
                   if label and anchor else "")
         if shown.variant is None:
-            parts.append(f'<p class="rulekb-text rulekb-text--missing">{number}{escape(_("— no text —"))}</p>')
+            parts.append(f'<p class="rulekb-text rulekb-text--missing">{number}{e(_("— no text —"))}</p>')
         else:
             parts.append(f'<p class="rulekb-text" lang="{shown.lang}"{self._search_attr(shown.lang)}>{number}'
                          f'{self.text_html(shown, where)}</p>')
         if shown.state is State.STALE and shown.english is not None:
             english = Shown(unit, shown.english, SOURCE_LANGUAGE, State.SOURCE, shown.english)
-            parts.append(f'<details class="rulekb-english"{self._search_attr(SOURCE_LANGUAGE)}><summary>{escape(_("The current English text this translation should match"))}'
+            parts.append(f'<details class="rulekb-english"{self._search_attr(SOURCE_LANGUAGE)}><summary>{e(_("The current English text this translation should match"))}'
                          f'</summary><p class="rulekb-text" lang="en">{self.text_html(english, where)}</p></details>')
         others = self.alternatives(shown, where)
         if others:
@@ -221,14 +222,14 @@ class Lang:
         _ = self.ui._
         items = []
         for i, variant in enumerate(others, start=1):
-            meta = [f"{escape(_('Source'))}: {escape(self.source_title(variant.source))}", str(escape(self.status_labels[variant.status]))]
+            meta = [f"{e(_('Source'))}: {e(self.source_title(variant.source))}", e(self.status_labels[variant.status])]
             if variant.note:
-                meta.append(f'<span lang="en">{escape(variant.note)}</span>')
+                meta.append(f'<span lang="en">{e(variant.note)}</span>')
             items.append(f'<div class="rulekb-alt"><p class="rulekb-text" lang="{shown.lang}">'
                          f'{self.inline.html(variant.text, shown.unit.id, shown.lang, i, where)}</p>'
                          f'<p class="rulekb-meta">{" · ".join(meta)}</p></div>')
         summary = self.ui.ngettext("{n} other version of this text", "{n} other versions of this text", len(others)).format(n=len(others))
-        return Markup(f'<details class="rulekb-alternatives"><summary>{escape(summary)}</summary>{"".join(items)}</details>')
+        return Markup(f'<details class="rulekb-alternatives"><summary>{e(summary)}</summary>{"".join(items)}</details>')
 
     def inline_title(self, rule: Rule) -> Markup:
         """A rule's title for headings and links, marked when it is not in this language."""
@@ -238,7 +239,7 @@ class Lang:
             if shown is None or shown.variant is None:
                 found = Markup("")
             else:
-                found = Markup(f'<span lang="{shown.lang}">{escape(shown.variant.text)}</span>')
+                found = Markup(f'<span lang="{shown.lang}">{e(shown.variant.text)}</span>')
                 if shown.state in (State.FALLBACK, State.STALE):
                     found += Markup(" ") + self.badge(shown)
             self._titles_html[rule.id] = found

@@ -9,15 +9,25 @@ is Markdown, and every string in it is escaped here.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from typing import Iterable
 
 from markupsafe import Markup, escape
 
-__all__ = ["Markup", "escape", "front_matter", "heading", "md_escape", "page", "join", "split_blocks", "BLOCK"]
+__all__ = ["Markup", "escape", "e", "front_matter", "heading", "md_escape", "page", "join", "split_blocks", "BLOCK"]
 
 BLOCK = "rulekb-block-{}"   # the placeholder paragraph of an HTML block taken out of a page
+
+def e(value: object) -> str:
+    """str(markupsafe.escape(value)), without making a Markup object for a plain string (the
+    same five entities; about twice as fast, and a rule page needs it dozens of times)."""
+    if value.__class__ is str:
+        return (value.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")  # type: ignore[attr-defined]
+                .replace("'", "&#39;").replace('"', "&#34;"))
+    return str(escape(value))
+
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~])")
 
@@ -44,6 +54,7 @@ def front_matter(title: str, *, hide: Iterable[str] = (), search_exclude: bool =
     return "\n".join(lines)
 
 
+@functools.lru_cache(maxsize=1024)   # the same few section headings on every page
 def heading(level: int, text: str, anchor: str, *, search: bool = True) -> str:
     """A Markdown heading with a fixed id (it appears in the page's table of contents). With
     `search=False` its section (up to the next heading) stays out of the search index

@@ -18,12 +18,13 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Iterable, Mapping, Sequence
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from ..i18n import UI
 from ..link import Link, LinkedKB, Target
 from ..models import SOURCE_LANGUAGE, Card, Unit, Variant, english_hash
 from . import paths
+from .markup import e
 
 
 class State(str, Enum):
@@ -105,9 +106,7 @@ def _fold_quotes(text: str) -> str:
 _RANGE_TAIL = re.compile(r"^(\s*[\-\u2010-\u2013]\s*)(\S+)$")
 
 
-def _e(text: str) -> str:
-    """Escaped text (markupsafe's C implementation; plain str for fast joining)."""
-    return str(escape(text))
+_e = e   # escaped text, as plain str for fast joining
 
 
 # Language-dependent words inside a rendered text (tooltips), filled in per site language
