@@ -28,11 +28,11 @@ counts it as the pipeline's time, not mkdocs' (`make bench`).
 
 from __future__ import annotations
 
+import functools
 import re
 import time
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, Mapping, Sequence
+from typing import Callable, Mapping, Sequence, TypeVar
 
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
@@ -77,6 +77,21 @@ _ID = re.compile(r'\sid="([^"]+)"')
 
 _HTML_LANG = re.compile(r'<html lang="[^"]*"')
 
+T = TypeVar("T")
+
+
+def _own_time(hook: Callable[..., T]) -> Callable[..., T]:
+    """Adds the processor time of a hook to the plugin's `own_seconds` (a plain wrapper: it runs
+    for every page, where a context manager would cost more than some hooks)."""
+    @functools.wraps(hook)
+    def timed(self: "RulekbPlugin", *args, **kwargs) -> T:
+        start = time.process_time()
+        try:
+            return hook(self, *args, **kwargs)
+        finally:
+            self.own_seconds += time.process_time() - start
+    return timed
+
 
 class RulekbPlugin(BasePlugin[RulekbConfig]):
     def __init__(self) -> None:
@@ -85,84 +100,78 @@ class RulekbPlugin(BasePlugin[RulekbConfig]):
         self._blocks: Mapping[str, Sequence[str]] = {}
         self._assets: Mapping[str, str] = {}
         self.own_seconds = 0.0   # processor time in the hooks below
+        self._lang = ""
+        self._languages: list[list[str]] = []
 
     def provide(self, pages: Mapping[str, str], blocks: Mapping[str, Sequence[str]], assets: Mapping[str, str]) -> None:
         """The language's pages for the next build: {docs path: Markdown}, {docs path: the HTML
         blocks of its placeholders}, {docs path: absolute path of an asset file}."""
         self._pages, self._blocks, self._assets = pages, blocks, assets
 
-    @contextmanager
-    def _clock(self) -> Iterator[None]:
-        start = time.process_time()
-        try:
-            yield
-        finally:
-            self.own_seconds += time.process_time() - start
-
     def on_config(self, config):
         codes = [entry[0] for entry in self.config.languages if isinstance(entry, list) and entry]
         if self.config.lang and self.config.lang not in codes:
             raise PluginError(f"rulekb: the site language '{self.config.lang}' is not one of the languages {codes} "
                               f"(in {config.config_file_path}); regenerate the config with `rulekb build`")
+        self._lang, self._languages = self.config.lang, self.config.languages   # read on every page
         return config
 
+    @_own_time
     def on_pre_build(self, config):
         if not self.config.regenerate:
             return
-        with self._clock():
-            from .build import language_inputs, prepare
-            from .diagnostics import DataError
-            root = (Path(config.config_file_path).parent / self.config.root).resolve()
-            try:
-                prepared = prepare(root, [self.config.lang])
-            except DataError as exc:
-                raise PluginError("rulekb: the knowledge base did not load; the pages were not updated:\n"
-                                  + "\n".join(str(p) for p in exc.problems)) from None
-            inputs = language_inputs(prepared, self.config.lang)
-            self.provide(inputs.pages, inputs.blocks, inputs.assets)
+        from .build import language_inputs, prepare
+        from .diagnostics import DataError
+        root = (Path(config.config_file_path).parent / self.config.root).resolve()
+        try:
+            prepared = prepare(root, [self.config.lang])
+        except DataError as exc:
+            raise PluginError("rulekb: the knowledge base did not load; the pages were not updated:\n"
+                              + "\n".join(str(p) for p in exc.problems)) from None
+        inputs = language_inputs(prepared, self.config.lang)
+        self.provide(inputs.pages, inputs.blocks, inputs.assets)
 
+    @_own_time
     def on_files(self, files, config):
-        with self._clock():
-            search = config.plugins.get("material/search")
-            langs = set(search.config.lang or ["en"]) if search is not None else {"en"}
-            for file in list(files):
-                if unneeded_asset(file.src_uri, langs) or file.src_uri in self._pages or file.src_uri in self._assets:
-                    files.remove(file)
-            added = [File.generated(config, path, content=text) for path, text in self._pages.items()]
-            added += [File.generated(config, path, abs_src_path=source) for path, source in self._assets.items()]
-            for file in sorted(added, key=file_sort_key):   # the order of a docs folder: the search index's
-                files.append(file)
-            return files
+        search = config.plugins.get("material/search")
+        langs = set(search.config.lang or ["en"]) if search is not None else {"en"}
+        for file in list(files):
+            if unneeded_asset(file.src_uri, langs) or file.src_uri in self._pages or file.src_uri in self._assets:
+                files.remove(file)
+        added = [File.generated(config, path, content=text) for path, text in self._pages.items()]
+        added += [File.generated(config, path, abs_src_path=source) for path, source in self._assets.items()]
+        for file in sorted(added, key=file_sort_key):   # the order of a docs folder: the search index's
+            files.append(file)
+        return files
 
+    @_own_time
     def on_page_content(self, html, page, config, files):
         if "rulekb-block-" not in html:
             return html
-        with self._clock():
-            blocks = self._blocks.get(page.file.src_uri)
-            if blocks is None:
-                raise PluginError(f"rulekb: {page.file.src_uri} has placeholders but no HTML blocks were provided "
-                                  "for it; build the site with `rulekb build`")
-            try:
-                html = _PLACEHOLDER.sub(lambda m: blocks[int(m.group(1))], html)
-            except IndexError:
-                raise PluginError(f"rulekb: {page.file.src_uri} and its HTML blocks do not match; "
-                                  "build the site with `rulekb build`") from None
-            if page.present_anchor_ids is not None:
-                for block in blocks:
-                    page.present_anchor_ids.update(_ID.findall(block))
-            return html
+        blocks = self._blocks.get(page.file.src_uri)
+        if blocks is None:
+            raise PluginError(f"rulekb: {page.file.src_uri} has placeholders but no HTML blocks were provided "
+                              "for it; build the site with `rulekb build`")
+        try:
+            html = _PLACEHOLDER.sub(lambda m: blocks[int(m.group(1))], html)
+        except IndexError:
+            raise PluginError(f"rulekb: {page.file.src_uri} and its HTML blocks do not match; "
+                              "build the site with `rulekb build`") from None
+        if page.present_anchor_ids is not None:
+            page.present_anchor_ids.update(_ID.findall("\n".join(blocks)))
+        return html
 
+    @_own_time
     def on_page_context(self, context, page, config, nav):
-        with self._clock():
-            context["rulekb_alternates"] = alternates(page.file.dest_uri, self.config.lang, self.config.languages)
-            return context
+        context["rulekb_alternates"] = alternates(page.file.dest_uri, self._lang, self._languages)
+        return context
 
     def on_post_template(self, output_content, template_name, config):
         return "" if template_name == "404.html" else output_content  # empty output: mkdocs writes no file
 
+    @_own_time
     def on_post_page(self, output, page, config):
-        lang = self.config.lang
+        lang = self._lang
         if lang and config.theme["language"] != lang:
-            with self._clock():
-                return _HTML_LANG.sub(f'<html lang="{lang}"', output, count=1)
+            return _HTML_LANG.sub(f'<html lang="{lang}"', output, count=1)
         return output
