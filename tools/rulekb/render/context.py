@@ -133,6 +133,9 @@ class Lang:
         self._titles_html: dict[str, Markup] = {}
         _ = ui._
         self.status_labels = {status: _(label) for status, label in STATUS_LABELS.items()}
+        # a badge depends on the state, the language shown and the status only: made once each
+        self._badges: dict[tuple[State, str | None, Status | None], Markup] = {}
+        self._meta_titles: dict[tuple[str, Status], str] = {}
 
     # ------------------------------------------------------------ helpers
 
@@ -149,6 +152,13 @@ class Lang:
         return source.title if source else source_id
 
     def badge(self, shown: Shown) -> Markup:
+        key = (shown.state, shown.lang, shown.variant.status if shown.variant is not None else None)
+        found = self._badges.get(key)
+        if found is None:
+            found = self._badges[key] = self._make_badge(shown)
+        return found
+
+    def _make_badge(self, shown: Shown) -> Markup:
         _ = self.ui._
         if shown.state is State.FALLBACK:
             text = self.ui.capitalised(_("{language} — not yet translated").format(language=self.ui.language_name(shown.lang or "")))
@@ -177,7 +187,11 @@ class Lang:
         v = shown.variant
         if v is None:
             return ""
-        return f"{self.ui._('Source')}: {self.source_title(v.source)} · {self.status_labels[v.status]}"
+        key = (v.source, v.status)
+        found = self._meta_titles.get(key)
+        if found is None:
+            found = self._meta_titles[key] = f"{self.ui._('Source')}: {self.source_title(v.source)} · {self.status_labels[v.status]}"
+        return found
 
     def unit_block(self, unit: Unit, where: Where, *, anchor: str | None, label: str | None, kind: str) -> Markup:
         """A unit as a block: badges, the text (with `lang` of the text shown), the current
