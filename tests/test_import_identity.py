@@ -142,3 +142,31 @@ def test_a_curated_rule_with_some_subrules_matches_by_its_own_text():
     assert match_rules(old, new) == ["casting-spells"]
     imported = [Known("casting-spells", "601.2", None, text, subs[:2], 0, curated=False)]
     assert match_rules(imported, incoming(("601.7", None, text.replace("where it is", "the zone it is in"), subs))) == [None]
+
+
+def _subrules(shared, date: str, number: str) -> list[tuple[str, str]]:
+    from rulekb.importers.crtext import read_release
+    path = shared / "data" / "comprehensive-rules" / f"MagicCompRules-{date}.txt"
+    rule = next(r for r in read_release(path.read_bytes(), str(path)).rules if r.number == number)
+    return [(s.letter, s.text) for s in rule.subrules]
+
+
+@pytest.mark.parametrize(("old", "new", "expected"), [
+    # 806.9b "… set the life total of each player on a team to a number, the result is the sum …" is
+    # 810.9d "… that team chooses one of its members"; 806.9d (paying life) is 810.9b (both members
+    # paying life), not the 810.9d that took its letter
+    (("2009-07-11", "806.9"), ("2011-05-01", "810.9"), {"b": "d", "d": "b", "a": "a", "c": "c"}),
+    # the legend rule (704.5k) became 704.5j; the planeswalker uniqueness rule (704.5j) ended
+    (("2011-05-01", "704.5"), ("2018-01-19", "704.5"), {"k": "j", "i": "i"}),
+    # "If an effect attempts to attach an Aura on the battlefield …" moved from 303.4h to 303.4j
+    (("2011-05-01", "303.4"), ("2018-01-19", "303.4"), {"h": "j", "g": "g"}),
+])
+def test_a_moved_and_reworded_subrule_is_found_before_the_one_left_in_its_place(shared, old, new, expected):
+    before = _subrules(shared, *old)
+    after = _subrules(shared, *new)
+    found = match_subrules([(letter, letter, text) for letter, text in before], after)
+    became = {key: after[i][0] for i, key in enumerate(found) if key is not None}
+    for old_letter, new_letter in expected.items():
+        assert became.get(old_letter) == new_letter, (old_letter, became)
+    if old[1] == "704.5":
+        assert "j" not in became   # the planeswalker uniqueness rule has no successor

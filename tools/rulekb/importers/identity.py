@@ -15,8 +15,9 @@ known rule each incoming one is, in phases, each taking only what is still free:
    same number and for a neighbour that was matched to the neighbour.
 
 `match_subrules` does the same for the subrules of one matched rule (exact text, then
-similarity with bonuses for the same letter and a matched neighbour, then neighbours: an old and
-a new subrule left over in the same place between matched ones, sharing some words). `match_glossary` pairs
+similarity with bonuses for the same letter and a matched neighbour, then half the words in
+common under any letter (a subrule moved and reworded), then neighbours: an old and a new
+subrule left over in the same place between matched ones, sharing some words). `match_glossary` pairs
 glossary terms by their term. What is not matched is new.
 """
 
@@ -31,6 +32,7 @@ from ..refs import sort_key
 
 RULE_THRESHOLD = 0.65
 SUBRULE_THRESHOLD = 0.6
+MOVED_THRESHOLD = 0.5    # content words in common: the same subrule of the same rule, whatever its letter
 SECTION_THRESHOLD = 0.5
 GAP_THRESHOLD = 0.25
 SAME_NUMBER_BONUS = 0.1
@@ -251,33 +253,45 @@ def match_subrules(known: Sequence[tuple[str, str, str]], incoming: Sequence[tup
     if not rest or not free:
         return result
     known_words = {key: words(text) for _, key, _, text in free}
+    known_content = {key: content_words(text) for _, key, _, text in free}
     sizes = {key: sum(bag.values()) for key, bag in known_words.items()}
     reach = SUBRULE_THRESHOLD - SAME_NUMBER_BONUS - NEIGHBOUR_BONUS
     pairs = []
     for i in rest:
         mine = words(incoming[i][1])
+        mine_content = content_words(incoming[i][1])
         size = sum(mine.values())
         for j, key, letter, _ in free:
             if _upper_bound(size, sizes[key]) < reach:
                 continue
             score = similarity(mine, known_words[key])
             if score >= reach:
-                pairs.append((score, i, key, j, letter))
-    while pairs:
-        scored = []
-        for score, i, key, j, letter in pairs:
-            bonus = SAME_NUMBER_BONUS if letter == incoming[i][0] else 0.0
-            prev = result[i - 1] if i > 0 else None
-            if prev is not None and j > 0 and known[j - 1][0] == prev:
-                bonus += NEIGHBOUR_BONUS
-            if score + bonus >= SUBRULE_THRESHOLD:
-                scored.append((score + bonus, -i, -j, i, key))
-        if not scored:
-            break
-        _, _, _, i, key = max(scored)
-        result[i] = key
-        taken.add(key)
-        pairs = [p for p in pairs if p[1] != i and p[2] != key]
+                pairs.append((score, i, key, j, letter, similarity(mine_content, known_content[key])))
+
+    def greedy(candidates: list, bonus_needed: bool) -> None:
+        while candidates:
+            scored = []
+            for score, i, key, j, letter, _content in candidates:
+                bonus = SAME_NUMBER_BONUS if letter == incoming[i][0] else 0.0
+                prev = result[i - 1] if i > 0 else None
+                if prev is not None and j > 0 and known[j - 1][0] == prev:
+                    bonus += NEIGHBOUR_BONUS
+                if not bonus_needed or score + bonus >= SUBRULE_THRESHOLD:
+                    scored.append((score + bonus, -i, -j, i, key))
+            if not scored:
+                return
+            _, _, _, i, key = max(scored)
+            result[i] = key
+            taken.add(key)
+            candidates = [p for p in candidates if p[1] != i and p[2] != key]
+
+    # first the pairs that share half their content words wherever they stand (a subrule moved
+    # and reworded: 2009 806.9b "If an effect would set the life total of each player on a team to
+    # a number, the result is …" is 810.9d of 2011 "… that team chooses one of its members", not
+    # the 806.9d that stood in that place and shares fewer words with it), then the weaker ones
+    # that the same letter or a matched neighbour carries over the threshold
+    greedy([p for p in pairs if p[5] >= MOVED_THRESHOLD], bonus_needed=False)
+    greedy([p for p in pairs if result[p[1]] is None and p[2] not in taken], bonus_needed=True)
     _fill_gaps(known, incoming, result, taken)
     return result
 
