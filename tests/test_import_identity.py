@@ -140,8 +140,39 @@ def test_a_curated_rule_with_some_subrules_matches_by_its_own_text():
     old = [Known("casting-spells", "601.2", "Casting Spells", text, subs[:2], 0, curated=True)]
     new = incoming(("601.2", None, text.replace("where it is", "the zone it is in"), subs))
     assert match_rules(old, new) == ["casting-spells"]
-    imported = [Known("casting-spells", "601.2", None, text, subs[:2], 0, curated=False)]
+    # an imported rule is compared as a whole (one subrule in common is not enough for step 5)
+    imported = [Known("casting-spells", "601.2", None, text, subs[:1], 0, curated=False)]
     assert match_rules(imported, incoming(("601.7", None, text.replace("where it is", "the zone it is in"), subs))) == [None]
+
+
+LAYERS = tuple(f"Layer {n}: effects of the kind numbered {n} are applied in this layer of the system." for n in range(1, 8))
+
+
+def test_a_reworded_rule_is_looked_for_in_the_section_its_section_was():
+    """2010: a section was inserted before 612, which became 613; its rule 612.1 was reworded."""
+    head = "The values of an object's characteristics are determined by starting with the actual object."
+    old = known(("section-612", "612", "Interaction of Continuous Effects", "", ()),
+                ("values", "612.1", None, head, LAYERS[:1]),
+                ("section-613", "613", "Replacement Effects", "", ()))
+    new = incoming(("613", "Interaction of Continuous Effects", "", ()),
+                   ("613.1", None, head + " Copiable values come first.", LAYERS[:1]),
+                   ("614", "Replacement Effects", "", ()))
+    assert match_rules(old, new) == ["section-612", "values", "section-613"]
+
+
+@pytest.mark.parametrize(("old_subrules", "new_subrules", "same"), [
+    (LAYERS[:3], LAYERS[:3], True),                 # all three kept
+    (LAYERS[:3], LAYERS[:2] + ("New.",), True),     # two of three
+    (LAYERS[:4], LAYERS[:2] + ("A.", "B."), True),  # two of four: half
+    (LAYERS[:5], LAYERS[:2] + ("A.", "B.", "C."), False),  # two of five: less than half
+    (LAYERS[:3], LAYERS[:1] + ("A.", "B."), False),  # one subrule is not enough
+])
+def test_a_rule_that_moved_to_another_section_is_found_by_its_subrules(old_subrules, new_subrules, same):
+    """700.6 of 2018 ("Some cards refer to cards with a name originally printed in …") is 206.3 of
+    2026: its own text reworded, its subrules the same."""
+    old = known(("refers", "700.6", None, "Some cards refer to cards with a name originally printed in a set.", old_subrules))
+    new = incoming(("206.3", None, "Previously, a spell or ability that referred to a name did so.", new_subrules))
+    assert match_rules(old, new) == (["refers"] if same else [None])
 
 
 def _subrules(shared, date: str, number: str) -> list[tuple[str, str]]:

@@ -10,14 +10,17 @@ known rule each incoming one is, in phases, each taking only what is still free:
 2. keyword-style rules ("702.81. Retrace") by title, nearest number first;
 3. the same text (normalised: quotes, dashes and white space folded), the same section and
    number first: whole sections get renumbered (613 Replacement Effects became 614 in 2010);
-4. the rest, section by section: text similarity (bags of words of the whole rule; of its own
-   text alone for a curated rule that holds only some subrules), with a small bonus for the
-   same number and for a neighbour that was matched to the neighbour.
+4. the rest, section by section (an incoming section's rules against those of the known
+   section it matched, whatever its number): text similarity (bags of words of the whole rule;
+   of its own text alone for a curated rule that holds only some subrules), with a small bonus
+   for the same number and for a neighbour that was matched to the neighbour;
+5. a rule that shares at least two subrules word for word, and half of its subrules, with a
+   known rule in any section (a rule that moved to another section with its own text reworded).
 
 `match_subrules` does the same for the subrules of one matched rule (exact text, then
-similarity with bonuses for the same letter and a matched neighbour, then half the words in
-common under any letter (a subrule moved and reworded), then neighbours: an old and a new
-subrule left over in the same place between matched ones, sharing some words). `match_glossary` pairs
+half the content words in common under any letter (a subrule moved and reworded), then
+similarity with bonuses for the same letter and a matched neighbour, then neighbours: an old
+and a new subrule left over in the same place between matched ones, sharing some words). `match_glossary` pairs
 glossary terms by their term. What is not matched is new.
 """
 
@@ -185,7 +188,11 @@ def match_rules(known: Sequence[Known], incoming: Sequence[Incoming]) -> list[st
     for i, kid in found.items():
         result[i] = kid
 
-    # 4: similarity within a section, greedy by score
+    # 4: similarity within a section, greedy by score; the section as matched above, not its
+    # number: when a section is inserted, the ones after it move up (2010: 612 Interaction of
+    # Continuous Effects became 613, and its reworded rules must be looked for in the old 612)
+    known_section = {inc.number: by_id[result[i]].number for i, inc in enumerate(incoming)  # type: ignore[index]
+                     if inc.is_section and result[i] is not None}
     position = {k.id: k.order for k in known}
     order_known = sorted(known, key=lambda k: k.order)
     previous_known = {k.id: (order_known[j - 1].id if j else None) for j, k in enumerate(order_known)}
@@ -199,7 +206,7 @@ def match_rules(known: Sequence[Known], incoming: Sequence[Incoming]) -> list[st
             sections.setdefault(inc.section, []).append(i)
     reach = RULE_THRESHOLD - SAME_NUMBER_BONUS - NEIGHBOUR_BONUS
     for section, indexes in sorted(sections.items()):
-        pool = pools.get(section, [])
+        pool = [k for k in pools.get(known_section.get(section, section), []) if k.id not in taken]
         if not pool:
             continue
         # the whole rule (title, text, subrules); for a curated rule, which may hold only some
@@ -233,7 +240,40 @@ def match_rules(known: Sequence[Known], incoming: Sequence[Incoming]) -> list[st
             _, _, _, i, kid = max(scored)
             take(i, kid)
             pairs = [(s, j, k) for s, j, k in pairs if j != i and k != kid]
+
+    # 5: the same subrules, in any section: a rule whose own text was reworded and that moved to
+    # another section keeps its subrules (700.6 of 2018, "Some cards refer to cards with a name
+    # originally printed in …", is 206.3 of 2026 with the same three subrules)
+    _same_subrules(known, incoming, result, taken)
     return result
+
+
+def _same_subrules(known: Sequence[Known], incoming: Sequence[Incoming], result: list[str | None],
+                   taken: set[str]) -> None:
+    """Unmatched rules that share at least two subrules, word for word (typography aside), and
+    at least half of the subrules of the one that has fewer, greedy by how many they share."""
+    owners: dict[str, list[Known]] = {}
+    for k in known:
+        if k.id not in taken and not k.is_section and len(k.subrules) >= 2:
+            for text in set(map(fold, k.subrules)):
+                owners.setdefault(text, []).append(k)
+    count_of = {k.id: len(k.subrules) for k in known}
+    candidates = []
+    for i, inc in enumerate(incoming):
+        if result[i] is not None or inc.is_section or len(inc.subrules) < 2:
+            continue
+        shared: Counter[str] = Counter()
+        for text in set(map(fold, inc.subrules)):
+            for k in owners.get(text, ()):
+                shared[k.id] += 1
+        for kid, count in shared.items():
+            fewer = min(len(inc.subrules), count_of[kid])
+            if count >= 2 and 2 * count >= fewer:
+                candidates.append((count, -i, kid, i))
+    for count, _, kid, i in sorted(candidates, reverse=True):
+        if result[i] is None and kid not in taken:
+            result[i] = kid
+            taken.add(kid)
 
 
 def match_subrules(known: Sequence[tuple[str, str, str]], incoming: Sequence[tuple[str, str]]) -> list[str | None]:
