@@ -343,3 +343,21 @@ def test_the_build_accounts_for_its_processor_time_by_part(built):
         assert result.parts[part] > 0, part
     assert all(b.mkdocs_cpu > 0 and b.hooks_cpu > 0 and b.archive_cpu > 0 for b in result.languages)
     assert result.parts[Part.HOOKS] == pytest.approx(sum(b.hooks_cpu for b in result.languages))
+
+
+@pytest.mark.parametrize(("anchor", "builds"), [("702.78a", True), ("702.78z", False)])
+def test_a_hand_written_link_into_a_rule_is_checked_against_the_rules_anchors(tmp_path, anchor, builds):
+    """mkdocs checks the anchors of Markdown links (strict: a missing one fails the build); the
+    anchors of a generated page are the ids of its HTML blocks, which the plugin records for the
+    pages such links point into."""
+    project = project_copy(tmp_path)
+    (project / "content" / "en" / "links.md").write_text(
+        f"# Links\n\nSee [Retrace](rules/retrace.md#{anchor}) and [Dredge](rules/dredge.md).\n", encoding="utf-8")
+    out = io.StringIO()
+    if builds:
+        build_site(project, tmp_path / "site", work=tmp_path / "build", languages=["en"], out=out)
+        page = (tmp_path / "site" / "en" / "links.html").read_text(encoding="utf-8")
+        assert f'href="rules/retrace.html#{anchor}"' in page
+    else:
+        with pytest.raises(BuildError, match=f"does not contain an anchor '#{re.escape(anchor)}'"):
+            build_site(project, tmp_path / "site", work=tmp_path / "build", languages=["en"], out=out)

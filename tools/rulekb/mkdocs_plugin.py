@@ -13,7 +13,10 @@ before mkdocs reads it. Hooks, each small:
   reader never loads: source maps and the search stemmers and word splitters of other
   languages (about 2 MB per language);
 - ``on_page_content``: puts the HTML blocks of a generated page in place of their placeholder
-  paragraphs, and records their ids as the page's anchors (for mkdocs' anchor validation);
+  paragraphs;
+- ``on_env`` (every page rendered, links not yet checked): records the ids of the HTML blocks
+  as the anchors of the generated pages that a Markdown link points into with an anchor (for
+  mkdocs' anchor validation; the other pages' ids are never needed);
 - ``on_page_context``: the page's links to the same page in the other languages (relative, so
   they work from ``file://``), for the language menu and the ``hreflang`` alternates of the
   templates (``templates/partials/alternate.html``, ``templates/main.html``);
@@ -102,6 +105,7 @@ class RulekbPlugin(BasePlugin[RulekbConfig]):
         self.own_seconds = 0.0   # processor time in the hooks below
         self._lang = ""
         self._languages: list[list[str]] = []
+        self._fix_html_lang = False
 
     def provide(self, pages: Mapping[str, str], blocks: Mapping[str, Sequence[str]], assets: Mapping[str, str]) -> None:
         """The language's pages for the next build: {docs path: Markdown}, {docs path: the HTML
@@ -114,6 +118,8 @@ class RulekbPlugin(BasePlugin[RulekbConfig]):
             raise PluginError(f"rulekb: the site language '{self.config.lang}' is not one of the languages {codes} "
                               f"(in {config.config_file_path}); regenerate the config with `rulekb build`")
         self._lang, self._languages = self.config.lang, self.config.languages   # read on every page
+        # material has no UI strings for the language: its templates say <html lang="en">
+        self._fix_html_lang = bool(self._lang) and config.theme["language"] != self._lang
         return config
 
     @_own_time
@@ -157,9 +163,20 @@ class RulekbPlugin(BasePlugin[RulekbConfig]):
         except IndexError:
             raise PluginError(f"rulekb: {page.file.src_uri} and its HTML blocks do not match; "
                               "build the site with `rulekb build`") from None
-        if page.present_anchor_ids is not None:
-            page.present_anchor_ids.update(_ID.findall("\n".join(blocks)))
         return html
+
+    @_own_time
+    def on_env(self, env, config, files):
+        """Every page is rendered now, and mkdocs has yet to check the links to anchors: the ids of
+        the HTML blocks are added to the pages that such a link points to (the hand-written pages
+        link into generated ones: ``rules/retrace.md#702.81a``), not searched in every page."""
+        for file in files.documentation_pages():
+            page = file.page
+            for target in (page.links_to_anchors or {}) if page is not None else ():
+                blocks = self._blocks.get(target.src_uri)
+                if blocks and target.page is not None and target.page.present_anchor_ids is not None:
+                    target.page.present_anchor_ids.update(_ID.findall("\n".join(blocks)))
+        return env
 
     @_own_time
     def on_page_context(self, context, page, config, nav):
@@ -171,7 +188,6 @@ class RulekbPlugin(BasePlugin[RulekbConfig]):
 
     @_own_time
     def on_post_page(self, output, page, config):
-        lang = self._lang
-        if lang and config.theme["language"] != lang:
-            return _HTML_LANG.sub(f'<html lang="{lang}"', output, count=1)
+        if self._fix_html_lang:
+            return _HTML_LANG.sub(f'<html lang="{self._lang}"', output, count=1)
         return output
