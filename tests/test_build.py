@@ -361,3 +361,26 @@ def test_a_hand_written_link_into_a_rule_is_checked_against_the_rules_anchors(tm
     else:
         with pytest.raises(BuildError, match=f"does not contain an anchor '#{re.escape(anchor)}'"):
             build_site(project, tmp_path / "site", work=tmp_path / "build", languages=["en"], out=out)
+
+
+def test_a_build_with_nothing_changed_keeps_the_site_folder_as_it_is(tmp_path):
+    project = project_copy(tmp_path)
+    site, work = tmp_path / "site", tmp_path / "build"
+    first = sitebuild.build(project, site, work, languages=["de"])
+    inode, before = site.stat().st_ino, digest(site)
+    again = sitebuild.build(project, site, work, languages=["de"])
+    assert "nothing changed since the last build" in again.log
+    assert site.stat().st_ino == inode and digest(site) == before      # not replaced, not touched
+    assert (again.result.files, again.result.size) == (first.result.files, first.result.size)
+    assert [b.reused for b in again.result.languages] == [True]
+    # a file of the site gone: built again
+    (site / "index.html").unlink()
+    third = sitebuild.build(project, site, work, languages=["de"])
+    assert "nothing changed" not in third.log and digest(site) == before
+    # a changed text: built again, the change in the site
+    path = project / "rules" / "comprehensive" / "dredge.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("Ausgraben ist eine statische", "Ausgraben ist eine sehr statische", 1),
+                    encoding="utf-8")
+    fourth = sitebuild.build(project, site, work, languages=["de"])
+    assert "nothing changed" not in fourth.log
+    assert "sehr statische" in (site / "de" / "rules" / "dredge.html").read_text(encoding="utf-8")

@@ -15,7 +15,9 @@ into the static site, one mkdocs-material site per language.
    change since its last build (same fingerprint) is not built again;
 5. assemble the site next to the target folder (language sites, ``index.html``, ``api/``,
    ``rulekb-site.zip`` joined from the parts, see `archive`) and swap it in: a failed build
-   leaves the previous site whole.
+   leaves the previous site whole. When nothing changed (the site's marker names the same
+   fingerprint: every language's, the root files', the assembling code's), the site folder is
+   kept as it is.
 
 Deterministic: same input, byte-identical files (SOURCE_DATE_EPOCH from the data, sorted
 zip entries with fixed timestamps).
@@ -505,25 +507,31 @@ def run_forked(jobs: Sequence[Callable[[], T]], at_once: int, done: Callable[[in
         raise failure
 
 
-def build_languages(root: Path, work: Path, prepared: Prepared, inputs: Mapping[str, LanguageInputs], jobs: int,
-                    progress: Progress, clock: Clock | None = None,
-                    meanwhile: Callable[[], None] = lambda: None) -> tuple[LanguageBuild, ...]:
-    """Step 4: mkdocs per language, in parallel processes; unchanged languages are reused.
-    `meanwhile` runs in this process while the languages build."""
+def reusable(folder: Path, fp: str) -> bool:
+    """Whether a language's build folder holds the output of inputs with fingerprint `fp`."""
+    marker = folder / FINGERPRINT
+    return ((folder / "site" / "index.html").is_file() and (folder / LANGUAGE_ZIP).is_file() and marker.is_file()
+            and marker.read_text() == fp)
+
+
+def _reused(folder: Path, lang: str) -> LanguageBuild:
+    return LanguageBuild(lang, sum(1 for _ in (folder / "site").rglob("*.html")), 0.0, True)
+
+
+def build_languages(work: Path, prepared: Prepared, inputs: Mapping[str, LanguageInputs], fingerprints: Mapping[str, str],
+                    jobs: int, progress: Progress, meanwhile: Callable[[], None] = lambda: None) -> tuple[LanguageBuild, ...]:
+    """Step 4: mkdocs per language, in parallel processes; unchanged languages (the same
+    fingerprint as their last build) are reused. `meanwhile` runs in this process while the
+    languages build."""
     results: dict[str, LanguageBuild] = {}
     todo = []
-    for lang, given in inputs.items():
-        folder = work / lang
-        with maybe(clock, Part.HANDOVER):
-            fp = fingerprint(folder, root, prepared.epoch, given)
-        marker = folder / FINGERPRINT
-        if ((folder / "site" / "index.html").is_file() and (folder / LANGUAGE_ZIP).is_file() and marker.is_file()
-                and marker.read_text() == fp):
-            pages = sum(1 for _ in (folder / "site").rglob("*.html"))
-            results[lang] = LanguageBuild(lang, pages, 0.0, True)
-            progress.say(f"      {lang}: unchanged since the last build, reused ({pages} pages)")
+    for lang in inputs:
+        folder, fp = work / lang, fingerprints[lang]
+        if reusable(folder, fp):
+            results[lang] = _reused(folder, lang)
+            progress.say(f"      {lang}: unchanged since the last build, reused ({results[lang].pages} pages)")
         else:
-            marker.unlink(missing_ok=True)
+            (folder / FINGERPRINT).unlink(missing_ok=True)
             todo.append((lang, fp))
 
     def finished(i: int, built: LanguageBuild) -> None:
@@ -551,12 +559,42 @@ def _link_or_copy(source: str, target: str) -> None:
         shutil.copy2(source, target)
 
 
-def write_root_files(staging: Path, prepared: Prepared, work: Path, clock: Clock | None = None) -> Path:
+def site_fingerprint(prepared: Prepared, fingerprints: Mapping[str, str]) -> str:
+    """Everything a built site folder depends on: each language's fingerprint, the root files
+    (``index.html``, the JSON API) and the code that assembles the site and its archive."""
+    digest = hashlib.sha256(f"{__version__}\0{sys.version}\0".encode())
+    for name in ("build.py", "archive.py"):
+        digest.update(Path(__file__).with_name(name).read_bytes() + b"\0")
+    for lang, fp in fingerprints.items():
+        digest.update(f"{lang}={fp}\0".encode())
+    for rel, text in prepared.site.files.items():
+        digest.update(rel.encode("utf-8") + b"\0" + text.encode("utf-8") + b"\1")
+    return digest.hexdigest()
+
+
+def marker_text(site_fp: str) -> str:
+    return f"built by `rulekb build`; this folder is replaced as a whole by the next build\nfingerprint: {site_fp}\n"
+
+
+def unchanged_site(site_dir: Path, work: Path, fingerprints: Mapping[str, str], site_fp: str) -> bool:
+    """Whether `site_dir` is already the site these inputs build: its marker names the same
+    fingerprint, its main files are there and every language's build is reusable."""
+    marker = site_dir / SITE_MARKER
+    try:
+        if marker.read_text(encoding="utf-8") != marker_text(site_fp):
+            return False
+    except (OSError, UnicodeDecodeError):
+        return False
+    needed = [site_dir / "index.html", site_dir / paths.ARCHIVE] + [site_dir / lang / "index.html" for lang in fingerprints]
+    return all(p.is_file() for p in needed) and all(reusable(work / lang, fp) for lang, fp in fingerprints.items())
+
+
+def write_root_files(staging: Path, prepared: Prepared, work: Path, site_fp: str, clock: Clock | None = None) -> Path:
     """Step 5a, first part: the new site folder with its root files (``index.html``, the JSON
     API, the marker), and their part of the offline archive, which is returned."""
     staging.mkdir(parents=True)
     files = {rel: text.encode("utf-8") for rel, text in prepared.site.files.items()}
-    files[SITE_MARKER] = b"built by `rulekb build`; this folder is replaced as a whole by the next build\n"
+    files[SITE_MARKER] = marker_text(site_fp).encode("utf-8")
     folders = {str((staging / rel).parent) for rel in files}
     for folder in sorted(folders):
         os.makedirs(folder, exist_ok=True)
@@ -639,8 +677,16 @@ def build_site(root: Path, site_dir: Path, *, work: Path | None = None, language
     with clock.part(Part.HANDOVER):
         inputs = {lang: language_inputs(prepared, lang) for lang in langs}
         changed = sum(write_config(root, work, prepared, lang) for lang in langs)
+        fingerprints = {lang: fingerprint(work / lang, root, prepared.epoch, inputs[lang]) for lang in langs}
+        site_fp = site_fingerprint(prepared, fingerprints)
     counts = ", ".join(f"{lang} {len(inputs[lang].pages)}" for lang in langs)
     progress.say(f"      pages: {counts}; {changed} config(s) changed ({time.monotonic() - step:.1f} s)")
+
+    if unchanged_site(site_dir, work, fingerprints, site_fp):
+        # nothing to write: the site folder is left as it is (no copy, no swap)
+        progress.say(f"[3/5] nothing changed since the last build: {_shown_path(site_dir)} is kept as it is")
+        built = tuple(_reused(work / lang, lang) for lang in langs)
+        return _finish(progress, clock, cpu, site_dir, built, [p for p in site_dir.rglob("*") if p.is_file()])
 
     jobs = jobs or default_jobs(len(langs))
     staging = site_dir.with_name(f".{site_dir.name}.new")
@@ -649,17 +695,22 @@ def build_site(root: Path, site_dir: Path, *, work: Path | None = None, language
     try:
         root_part: list[Path] = []
         progress.say(f"[3/5] building the language sites with mkdocs ({min(jobs, len(langs))} at a time) …")
-        built = build_languages(root, work, prepared, inputs, jobs, progress, clock,  # the site root files meanwhile
-                                meanwhile=lambda: root_part.append(write_root_files(staging, prepared, work, clock)))
+        built = build_languages(work, prepared, inputs, fingerprints, jobs, progress,  # the site root files meanwhile
+                                meanwhile=lambda: root_part.append(write_root_files(staging, prepared, work, site_fp, clock)))
         progress.say("[4/5] assembling the site, the JSON API and the archive …")
         assemble(work, staging, langs, root_part[0], clock)
         files = [p for p in staging.rglob("*") if p.is_file()]
-        size = sum(p.stat().st_size for p in files)
         progress.say(f"[5/5] replacing {site_dir} …")
         swap_in(staging, site_dir)
     finally:
         if staging.exists():
             shutil.rmtree(staging)
+    return _finish(progress, clock, cpu, site_dir, built, [site_dir / p.relative_to(staging) for p in files])
+
+
+def _finish(progress: Progress, clock: Clock, cpu: float, site_dir: Path, built: tuple[LanguageBuild, ...],
+            files: Sequence[Path]) -> BuildResult:
+    size = sum(p.stat().st_size for p in files)
     seconds = progress.elapsed()
     progress.say(f"done in {seconds:.1f} s: {len(files)} files, {size / 1e6:.1f} MB")
     index = site_dir / "index.html"
