@@ -7,7 +7,7 @@ each as the user runs it (a `rulekb` process, wall-clock time, on this machine):
   import           rulekb import cr RELEASE --into build/bench/fullcr      target <= 3 s
   re-import        the same again (changes nothing)
   validate         rulekb validate (load + validate the dataset)
-  check            rulekb check                                           target <= 2 s
+  check            rulekb check, the median of three runs                 target <= 2 s
   build (cold)     rulekb build, all languages                            target <= 30 s
   build (again)    the same with nothing changed
   pipeline/mkdocs  the processor time of the pipeline that makes the pages  target <= 10 %
@@ -40,6 +40,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_RELEASE = ROOT.parent / "shared" / "data" / "comprehensive-rules" / "MagicCompRules-2026-01-16.txt"
 WORK = ROOT / "build" / "bench"
+CHECK_RUNS = 3
 
 sys.path.insert(0, str(ROOT / "tools"))
 
@@ -130,11 +131,15 @@ def main(argv: list[str] | None = None) -> int:
 
     available = commands()
     if "check" in available:
-        seconds, code, out = rulekb("--root", str(dataset), "check", "--format", "json", "--output",
-                                    str(WORK / "check.json"))
-        crashed = "Traceback" in out or code not in (0, 1)
-        record("check", None if crashed else seconds, "s", 2.0,
-               f"failed: {out.strip().splitlines()[-1]}" if crashed else f"exit code {code} (1: error findings)")
+        # the median of CHECK_RUNS runs (each printed): one run is at the mercy of a busy host
+        runs = [rulekb("--root", str(dataset), "check", "--format", "json", "--output", str(WORK / "check.json"))
+                for _ in range(CHECK_RUNS)]
+        crashed = next((out for _, code, out in runs if "Traceback" in out or code not in (0, 1)), None)
+        times = sorted(seconds for seconds, _, _ in runs)
+        record("check", None if crashed else times[len(times) // 2], "s", 2.0,
+               f"failed: {crashed.strip().splitlines()[-1]}" if crashed else
+               f"median of {len(runs)} runs ({', '.join(f'{t:.2f}' for t, _, _ in runs)} s); exit code {runs[0][1]} "
+               "(1: error findings)")
     else:
         record("check", None, "s", 2.0, "no 'rulekb check' command yet")
 
