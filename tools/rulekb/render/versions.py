@@ -15,19 +15,13 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from markupsafe import escape
-
 from ..importers.diff import word_diff
 from ..importers.releases import english_versions
 from ..models import SOURCE_LANGUAGE, Rule, Unit, Variant
 from .context import Lang
-from .markup import heading
+from .markup import e, heading
 
 _TAG = {"delete": "del", "insert": "ins"}
-
-
-def e(value: object) -> str:
-    return str(escape(value))
 
 
 def unit_versions(unit: Unit) -> list[tuple[tuple[str, ...], Variant]]:
