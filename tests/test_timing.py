@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from rulekb.timing import PAGE_PIPELINE, Clock, Part, maybe, process_and_children_seconds
+from rulekb.timing import Clock, Part, maybe, process_and_children_seconds
 
 
 def spin(seconds: float) -> None:
@@ -75,7 +75,3 @@ def test_maybe_without_a_clock_does_nothing_and_with_one_counts():
         spin(0.02)
     assert clock.seconds()[Part.PAGES] >= 0.02
 
-
-def test_the_page_pipeline_is_the_parts_that_make_the_pages():
-    assert PAGE_PIPELINE == (Part.LOAD, Part.LINK, Part.PAGES, Part.HANDOVER, Part.HOOKS)
-    assert Part.QA not in PAGE_PIPELINE and Part.API not in PAGE_PIPELINE and Part.ARCHIVE not in PAGE_PIPELINE

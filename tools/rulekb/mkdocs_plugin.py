@@ -170,12 +170,12 @@ class RulekbPlugin(BasePlugin[RulekbConfig]):
         """Every page is rendered now, and mkdocs has yet to check the links to anchors: the ids of
         the HTML blocks are added to the pages that such a link points to (the hand-written pages
         link into generated ones: ``rules/retrace.md#702.81a``), not searched in every page."""
-        for file in files.documentation_pages():
-            page = file.page
-            for target in (page.links_to_anchors or {}) if page is not None else ():
-                blocks = self._blocks.get(target.src_uri)
-                if blocks and target.page is not None and target.page.present_anchor_ids is not None:
-                    target.page.present_anchor_ids.update(_ID.findall("\n".join(blocks)))
+        targets = {target for file in files.documentation_pages() if file.page is not None
+                   for target in (file.page.links_to_anchors or {})}
+        for target in targets:   # each page once, however many links point into it
+            blocks = self._blocks.get(target.src_uri)
+            if blocks and target.page is not None and target.page.present_anchor_ids is not None:
+                target.page.present_anchor_ids.update(_ID.findall("\n".join(blocks)))
         return env
 
     @_own_time

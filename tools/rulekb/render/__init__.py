@@ -32,7 +32,7 @@ from .markup import front_matter
 from .root import root_index
 from .rules import has_parallel_view, keyword_index, parallel_page, rule_index, rule_page
 
-__all__ = ["RenderedSite", "render_site", "render_language", "paths"]
+__all__ = ["RenderedSite", "render_site", "render_pages", "paths"]
 
 
 @dataclass(frozen=True)
@@ -50,16 +50,10 @@ def status_page(ui: UI, markdown: str) -> str:
     return f"{front_matter(ui._('Translation status'), search_exclude=True)}\n\n{body.rstrip()}\n"
 
 
-def render_language(shared: Shared, ui: UI, status_markdown: str | None = None) -> tuple[dict[str, str], dict[str, str]]:
-    """Generated pages and JSON files of one language."""
-    c = Lang(shared, ui)
-    return render_pages(c, status_markdown), api_files(c)
-
-
-def render_pages(c: Lang, status_markdown: str | None = None) -> dict[str, str]:
-    """Generated pages of one language."""
+def render_pages(c: Lang) -> dict[str, str]:
+    """Generated pages of one language (the status page is added by `render_site` when the QA
+    has made it)."""
     kb = c.shared.linked.kb
-    ui = c.ui
     docs: dict[str, str] = {}
     for rule in kb.rules:
         docs[paths.rule_page(rule.id)] = rule_page(c, rule)
@@ -71,8 +65,6 @@ def render_pages(c: Lang, status_markdown: str | None = None) -> dict[str, str]:
     docs[paths.CARD_INDEX] = card_index(c)
     docs[paths.KEYWORDS] = keyword_index(c)
     docs[paths.GLOSSARY] = glossary_page(c)
-    if status_markdown is not None:
-        docs[paths.STATUS] = status_page(ui, status_markdown)
     return docs
 
 
