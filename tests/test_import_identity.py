@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rulekb.importers.identity import Incoming, Known, match_glossary, match_rules, match_subrules, similarity, words
+from rulekb.importers.identity import (Incoming, Known, match_glossary, match_moves, match_rules, match_subrules, similarity,
+                                       words)
 
 RETRACE_A = ("Retrace appears on some instants and sorceries. It represents a static ability that functions while "
              "the card with retrace is in a player's graveyard.")
@@ -201,3 +202,39 @@ def test_a_moved_and_reworded_subrule_is_found_before_the_one_left_in_its_place(
         assert became.get(old_letter) == new_letter, (old_letter, became)
     if old[1] == "704.5":
         assert "j" not in became   # the planeswalker uniqueness rule has no successor
+
+
+# texts of the releases in ../shared/data (110.5e of 2018 is 111.6 of 2026; 306.7b of 2009 is 606.6 of 2011)
+TOKEN = ("A token is subject to anything that affects permanents in general or that affects the token’s card type "
+         "or subtype. A token isn’t a card (even if represented by a card that has a Magic back or that came from a "
+         "Magic booster pack).")
+LOYALTY_2009 = "An ability with a negative loyalty cost can't be activated unless the planeswalker has at least that many loyalty counters on it."
+LOYALTY_2011 = "A loyalty ability with a negative loyalty cost can't be activated unless the permanent has at least that many loyalty counters on it."
+TEAM_2009 = "The team who plays first skips the draw step of their first turn."
+TEAM_2011 = "The team who plays first skips the draw step of its first turn."
+
+
+@pytest.mark.parametrize(("ended", "started", "expected"), [
+    # a subrule that became a rule of its own, the same text
+    ([("tokens.e", "110.5e", TOKEN)], [("token-subject", "111.6", TOKEN)], ["tokens.e"]),
+    # typography aside (straight and curly apostrophes)
+    ([("tokens.e", "110.5e", TOKEN.replace("’", "'"))], [("token-subject", "111.6", TOKEN)], ["tokens.e"]),
+    # reworded on the way (a planeswalker's ability is a permanent's loyalty ability now)
+    ([("planeswalkers.b", "306.7b", LOYALTY_2009)], [("loyalty-cost", "606.6", LOYALTY_2011)], ["planeswalkers.b"]),
+    # 806.6b of 2009 is 810.6 of 2011, "their" now "its"
+    ([("teams.b", "806.6b", TEAM_2009)], [("first-team", "810.6", TEAM_2011)], ["teams.b"]),
+    # a short text (under MOVED_ACROSS_WORDS content words) matches only word for word
+    ([("teams.c", "806.6c", "Teams have priority, not individual players.")],
+     [("priority", "805.5", "Teams have priority, not single players.")], [None]),
+    ([("teams.c", "806.6c", "Teams have priority, not individual players.")],
+     [("priority", "805.5", "Teams have priority, not individual players.")], ["teams.c"]),
+    # the same text twice: the nearest number first, each ended text once
+    ([("far.a", "903.4a", TOKEN), ("near.e", "110.5e", TOKEN)], [("x", "111.6", TOKEN), ("y", "111.7", TOKEN)],
+     ["near.e", "far.a"]),
+    # a unit of the same rule is not a move (its new letter is the subrule matcher's business)
+    ([("tokens.e", "110.5e", TOKEN)], [("tokens", "110.5f", TOKEN)], [None]),
+    # unrelated texts stay apart
+    ([("planeswalkers.b", "306.7b", LOYALTY_2009)], [("token-subject", "111.6", TOKEN)], [None]),
+])
+def test_a_text_that_moved_to_another_rule(ended, started, expected):
+    assert match_moves(ended, started) == expected

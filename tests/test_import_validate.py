@@ -199,3 +199,65 @@ def test_the_same_number_in_two_releases_is_two_rules(tree):
     with pytest.raises(DataError) as err:
         load_knowledge_base(tree)
     assert any("duplicate rule number '702.9' in the release 2031-06-01" in p.message for p in err.value.problems)
+
+
+MOVED_RULE = """- id: old-subrule
+  number: '702.4'
+  release: '2031-06-01'
+  history:
+  - number: '702.4'
+    since: '2031-06-01'
+    source: cr-2031-06-01
+    releases: ['2031-06-01']
+  text:
+    en:
+    - text: An old subrule the newer release made a rule.
+      source: cr-2031-06-01
+      status: official
+      releases: ['2031-06-01']
+  moved_from:
+    text: deathtouch.c
+"""
+
+
+@pytest.fixture
+def moved(tree: Path) -> Path:
+    with (tree / SECTION_FILE).open("a", encoding="utf-8") as f:
+        f.write(MOVED_RULE)
+    return tree
+
+
+def test_a_text_that_moved_to_another_rule_loads_with_both_ends(moved):
+    from rulekb.link import link
+    kb = load_knowledge_base(moved)
+    rule = kb.rule("old-subrule")
+    assert [(m.unit, m.previous, m.pos.file) for m in rule.moves] == [
+        ("old-subrule.text", "deathtouch.c", SECTION_FILE)]
+    linked = link(kb)
+    (into,) = linked.moved["old-subrule"]
+    assert linked.moved["deathtouch"] == (into,)  # both rules know of it
+    assert (into.number, into.since, into.previous_number, into.until) == ("702.4", "2031-06-01", "702.2c", "2030-01-01")
+
+
+@pytest.mark.parametrize("old, new, fragment", [
+    ("    text: deathtouch.c\n", "    text: deathtouch.x\n", "moved_from: no rule has the text 'deathtouch.x'"),
+    ("    text: deathtouch.c\n", "    text: deathtouch\n", "moved_from of 'text' 'deathtouch' is not valid"),
+    ("    text: deathtouch.c\n", "    a: deathtouch.c\n", "moved_from: 'a' is not a text of this rule"),
+    ("    text: deathtouch.c\n", "    text: old-subrule.text\n", "moved_from: 'old-subrule.text' is a text of the same rule"),
+])
+def test_a_broken_moved_from_is_refused_with_file_and_line(moved, old, new, fragment):
+    line = break_it(moved, SECTION_FILE, old, new)
+    with pytest.raises(DataError) as err:
+        load_knowledge_base(moved)
+    found = [p for p in err.value.problems if fragment in p.message]
+    assert found, [str(p) for p in err.value.problems]
+    assert found[0].file == SECTION_FILE and found[0].line in (line, line - 1) and found[0].hint
+
+
+def test_a_text_moves_to_one_place(moved):
+    twice = MOVED_RULE.replace("old-subrule", "old-subrule-again").replace("'702.4'", "'702.5'")
+    with (moved / SECTION_FILE).open("a", encoding="utf-8") as f:
+        f.write(twice)
+    with pytest.raises(DataError) as err:
+        load_knowledge_base(moved)
+    assert any("'deathtouch.c' is continued twice" in p.message for p in err.value.problems)

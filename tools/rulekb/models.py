@@ -131,6 +131,16 @@ class Subrule:
 
 
 @dataclass(frozen=True)
+class Move:
+    """A text of a rule that continues a text of another rule: the rules moved it there (the
+    subrule 111.1e of 2018 is the rule 111.6 of 2026; the rule 715.2 of 2018 is the subrule 723.1f)."""
+
+    unit: str       # the unit id in this rule ("a-token-is-subject-to-anything-that.text")
+    previous: str   # the unit id of the text it continues ("some-effects-put-tokens-onto-the.d")
+    pos: Pos        # where the rule file says so
+
+
+@dataclass(frozen=True)
 class Rule:
     id: str
     number: str        # number in the release its English text comes from
@@ -145,6 +155,7 @@ class Rule:
     # subrules that an imported release had but the rule's release has not (kept with their texts)
     former_subrules: tuple[Subrule, ...] = ()
     line: int = 1      # where the rule starts in `file` (a file may hold a section of rules)
+    moves: tuple[Move, ...] = ()   # its texts that continue texts of other rules (`moved_from`)
 
     @functools.cached_property   # a frozen rule's units do not change; pages and checks ask for them often
     def units(self) -> tuple[Unit, ...]:

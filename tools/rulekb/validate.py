@@ -30,7 +30,7 @@ from typing import Callable, Sequence, TypeVar
 from . import forking
 from .diagnostics import DataError, Problem, did_you_mean
 from .load import MapNode, Node, Scalar, SeqNode, SourceFile, gc_paused, parse_file, yaml_files
-from .models import (SOURCE_LANGUAGE, Card, GlossaryEntry, HistoryEntry, KnowledgeBase, Language, Pos, Rule, RulesRelease,
+from .models import (SOURCE_LANGUAGE, Card, GlossaryEntry, HistoryEntry, KnowledgeBase, Language, Move, Pos, Rule, RulesRelease,
                      Ruling, Source, Status, Subrule, Unit, UnitKind, Variant)
 from .refs import SUBRULE_LETTERS, parse_rule_number
 
@@ -43,6 +43,7 @@ SUBRULE_LETTER = re.compile(r"^[a-z]$")
 # A subrule's key in its rule file: its letter, or (for a subrule that came after another one had
 # taken that key) letter-N; the key is the stable part of the unit id, `letters` its letter per release.
 SUBRULE_KEY = re.compile(r"^[a-z](?:-[1-9][0-9]*)?$")
+UNIT_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*\.(?:text|[a-z](?:-[1-9][0-9]*)?)$")  # a rule's text or subrule
 SHA256 = re.compile(r"^[0-9a-f]{64}$")
 
 T = TypeVar("T")
@@ -274,7 +275,7 @@ def _history(r: Reader, ctx: Context, node: Node | None) -> tuple[HistoryEntry, 
 
 
 RULE_FIELDS = ("id", "number", "release")
-RULE_OPTIONAL = ("history", "title", "summary", "text", "subrules", "letters", "notes")
+RULE_OPTIONAL = ("history", "title", "summary", "text", "subrules", "letters", "moved_from", "notes")
 
 
 def _letters(r: Reader, node: Node | None, keys: set[str]) -> dict[str, dict[str, str]]:
@@ -350,8 +351,32 @@ def _rule(r: Reader, node: Node, ctx: Context, what: str) -> Rule | None:
                 notes.append(unit)
     if release is None:
         return None
+    moves = _moved_from(r, fields.get("moved_from"), rid, head[UnitKind.TEXT], subrules + former)
     return Rule(rid, number, release, history, head[UnitKind.TITLE], head[UnitKind.SUMMARY],
-                head[UnitKind.TEXT], tuple(subrules), tuple(notes), r.file, tuple(former), m.line)
+                head[UnitKind.TEXT], tuple(subrules), tuple(notes), r.file, tuple(former), m.line, moves)
+
+
+def _moved_from(r: Reader, node: Node | None, rid: str, text: Unit | None, subrules: list[Subrule]) -> tuple[Move, ...]:
+    """`moved_from`: a unit key of this rule ('text' or a subrule key) -> the id of the unit of
+    another rule it continues (checked across files by `_moves_cross`)."""
+    mm = r.entries(node, "moved_from") if node is not None else None
+    if not mm:
+        return ()
+    mine = {sub.unit.id.split(".", 1)[1]: sub.unit.id for sub in subrules}
+    if text is not None:
+        mine["text"] = text.id
+    out = []
+    for key, value in mm.items:
+        if key.value not in mine:
+            hint = did_you_mean(key.value, mine) or ("name the rule's own text ('text') or one of its subrule keys: "
+                                                     + (", ".join(mine) or "this rule has neither"))
+            r.error(key, f"moved_from: '{key.value}' is not a text of this rule", hint)
+            continue
+        previous = r.pattern(value, f"moved_from of '{key.value}'", UNIT_ID,
+                             "the id of a unit of another rule: RULE-ID.text or RULE-ID.SUBRULE-KEY")
+        if previous is not None:
+            out.append(Move(mine[key.value], previous, Pos(r.file, value.line)))
+    return tuple(out)
 
 
 def _subrules(r: Reader, ctx: Context, m: MapNode, rid: str, number: str, release: str | None,
@@ -636,6 +661,7 @@ def _build(files: Sequence[SourceFile | Checked], root: Path) -> KnowledgeBase:
 
     problems += _cross_file(rules, cards, rulings, cites)
     problems += _releases_cross(rules, glossary, releases)
+    problems += _moves_cross(rules)
     if problems:
         raise DataError(problems)
     # Rules of older releases may share a number with a rule of a newer one (702.78 was Retrace,
@@ -687,6 +713,34 @@ def _cross_file(rules: list[Rule], cards: list[Card], rulings: list[Ruling],
         if ident not in known:
             hint = did_you_mean(ident, known) or f"add rules/{'comprehensive' if kind == 'rule' else 'cards'}/{ident}.yaml"
             problems.append(Problem(path, node.line, node.column, f"unknown {kind} id '{ident}'", hint))
+    return problems
+
+
+def _moves_cross(rules: list[Rule]) -> list[Problem]:
+    """Each `moved_from` names a text or subrule of another rule, and each text moved to one place."""
+    units = {u.id: rule for rule in rules for u in ((rule.text,) if rule.text else ()) + tuple(
+        s.unit for s in rule.subrules + rule.former_subrules)}
+    problems = []
+    claimed: dict[str, Move] = {}
+    for rule in rules:
+        for move in rule.moves:
+            owner = units.get(move.previous)
+            if owner is None:
+                problems.append(Problem(move.pos.file, move.pos.line, 1, f"moved_from: no rule has the text '{move.previous}'",
+                                        did_you_mean(move.previous, units) or
+                                        "name a unit as RULE-ID.text or RULE-ID.SUBRULE-KEY of a rule of rules/comprehensive/"))
+            elif owner is rule:
+                problems.append(Problem(move.pos.file, move.pos.line, 1,
+                                        f"moved_from: '{move.previous}' is a text of the same rule",
+                                        "a subrule that changed its letter is recorded in 'letters', not 'moved_from'"))
+            elif move.previous in claimed:
+                first = claimed[move.previous]
+                problems.append(Problem(move.pos.file, move.pos.line, 1,
+                                        f"moved_from: '{move.previous}' is continued twice ({first.unit} at "
+                                        f"{first.pos.file}:{first.pos.line}, and {move.unit})",
+                                        "a text moves to one place: keep one of the two"))
+            else:
+                claimed[move.previous] = move
     return problems
 
 

@@ -44,7 +44,8 @@ GLOSSARY_DIR = "rules/glossary"
 RELEASES_DIR = "rules/releases"
 SOURCE_KIND = "comprehensive-rules"
 
-RULE_KEYS = ("id", "number", "release", "history", "title", "summary", "text", "subrules", "letters", "notes")
+RULE_KEYS = ("id", "number", "release", "history", "title", "summary", "text", "subrules", "letters", "moved_from",
+             "notes")
 VARIANT_KEYS = ("text", "source", "status", "canonical", "releases", "translated_from", "note")
 HISTORY_KEYS = ("number", "since", "until", "source", "releases")
 
@@ -243,6 +244,9 @@ class RuleState:
                 finish_unit(self.data[name], date, release)
                 if not self.data[name]:
                     del self.data[name]
+        moved = self.data.get("moved_from")
+        if moved:  # the rule's own text first, then the subrules by letter
+            self.data["moved_from"] = {k: moved[k] for k in sorted(moved, key=lambda k: (k != "text", k))}
         ordered = _ordered(self.data, RULE_KEYS)
         self.data.clear()
         self.data.update(ordered)
@@ -506,6 +510,8 @@ class Merge:
         matched = new = 0
         renumbered = []
         section_id = ""
+        ended: list[tuple[str, str, str]] = []             # (unit id, number, text): gone from this release
+        started: list[tuple[str, str, str, str]] = []      # (rule id, unit key, number, text): new in it
         for (inc, item), rid in zip(incoming, ids):
             if rid is None:
                 rid = self._new_rule_id(item)
@@ -536,7 +542,17 @@ class Merge:
                 add_text(state.unit("title"), item.title, self.date, self.release_sources, self.counts)
             else:
                 add_text(state.unit("text"), item.text, self.date, self.release_sources, self.counts)
-            self._subrules(state, item, keys)
+                if before is None:
+                    started.append((rid, "text", inc.number, item.text))
+            kept = self._subrules(state, item, keys, started)
+            ended += [(f"{rid}.{key}", f"{before}{letter}", text) for key, letter, text in keys if key not in kept]
+        unmatched = set(known_subs) - {rid for rid in ids if rid is not None}
+        for k in known:
+            if k.id in unmatched and not k.is_section:
+                if k.text and not k.title:
+                    ended.append((f"{k.id}.text", k.number, k.text))
+                ended += [(f"{k.id}.{key}", f"{k.number}{letter}", text) for key, letter, text in known_subs[k.id][1]]
+        self._moves(ended, started)
         for state in self.states.values():
             state.finish(self.date, self.newest, self.registered)
             if state.path not in self.lists:
@@ -546,7 +562,10 @@ class Merge:
             self.tree.put(path, {"rules": items})
         return matched, new, renumbered
 
-    def _subrules(self, state: RuleState, rule: crtext.ParsedRule, keys: list[tuple[str, str, str]]) -> None:
+    def _subrules(self, state: RuleState, rule: crtext.ParsedRule, keys: list[tuple[str, str, str]],
+                  started: list[tuple[str, str, str, str]]) -> set[str]:
+        """Merge the subrules of a matched or new rule; the keys of the known subrules that the
+        release still has. New subrules are added to `started`."""
         found = identity.match_subrules(keys, [(s.letter, s.text) for s in rule.subrules])
         existing = set((state.data.get("subrules") or {}).keys()) | set(state.letters)
         for sub, key in zip(rule.subrules, found):
@@ -557,8 +576,41 @@ class Merge:
                     key = f"{sub.letter}-{n}"
                     n += 1
                 existing.add(key)
+                started.append((state.id, key, f"{rule.number}{sub.letter}", sub.text))
             add_text(state.subrule(key), sub.text, self.date, self.release_sources, self.counts)
             state.letters.setdefault(key, {})[self.date] = sub.letter
+        return {key for key in found if key is not None}
+
+    def _moves(self, ended: list[tuple[str, str, str]], started: list[tuple[str, str, str, str]]) -> None:
+        """Texts that moved to another rule (`identity.match_moves`): the newer unit records the
+        older one in its rule's `moved_from`. An ended unit is one of the nearest known release
+        that this release lacks; it moved only if all its releases are before this one (the
+        usual order of imports) or all after it (an older release imported later)."""
+        if not ended or not started:
+            return
+        spans = {}
+        for rule in self.kb.rules:
+            for unit in rule.units:
+                rels = [r for v in unit.variants.get(SOURCE_LANGUAGE, ()) for r in v.releases]
+                if rels:
+                    spans[unit.id] = (min(rels), max(rels))
+        earlier = [u for u in ended if u[0] in spans and spans[u[0]][1] < self.date]
+        later = [u for u in ended if u[0] in spans and spans[u[0]][0] > self.date]
+        free = list(range(len(started)))
+        for group, newer_is_started in ((earlier, True), (later, False)):
+            if not group or not free:
+                continue
+            found = identity.match_moves(group, [(started[i][0], started[i][2], started[i][3]) for i in free])
+            for i, previous in zip(list(free), found):
+                if previous is None:
+                    continue
+                free.remove(i)
+                rid, key = started[i][0], started[i][1]
+                if newer_is_started:
+                    self.states[rid].data.setdefault("moved_from", {})[key] = previous
+                else:
+                    old_rid, old_key = previous.split(".", 1)
+                    self.states[old_rid].data.setdefault("moved_from", {}).setdefault(old_key, f"{rid}.{key}")
 
     def glossary(self) -> None:
         """Glossary terms, one file per initial (rules/glossary/a.yaml: ``terms: [...]``)."""

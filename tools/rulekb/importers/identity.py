@@ -22,6 +22,12 @@ half the content words in common under any letter (a subrule moved and reworded)
 similarity with bonuses for the same letter and a matched neighbour, then neighbours: an old
 and a new subrule left over in the same place between matched ones, sharing some words). `match_glossary` pairs
 glossary terms by their term. What is not matched is new.
+
+`match_moves` then pairs what is left across rules: a text unit (a rule's own text or a
+subrule) that ended with the known release and a new one of the imported release with the same
+text, or most of its content words (the subrule 111.1e of 2018 is the rule 111.6 of 2026; the
+rule 715.2 of 2018 is the subrule 723.1f). The two stay apart, each in its own rule; the newer one
+records the older as what it continues (`moved_from`).
 """
 
 from __future__ import annotations
@@ -36,6 +42,8 @@ from ..refs import sort_key
 RULE_THRESHOLD = 0.65
 SUBRULE_THRESHOLD = 0.6
 MOVED_THRESHOLD = 0.5    # content words in common: the same subrule of the same rule, whatever its letter
+MOVED_ACROSS_THRESHOLD = 0.7  # content words in common: a text that moved to another rule, reworded
+MOVED_ACROSS_WORDS = 8   # ... with at least this many content words (short texts match by chance)
 SECTION_THRESHOLD = 0.5
 GAP_THRESHOLD = 0.25
 SAME_NUMBER_BONUS = 0.1
@@ -362,6 +370,51 @@ def _fill_gaps(known: Sequence[tuple[str, str, str]], incoming: Sequence[tuple[s
             chosen.append((j, i))
             result[i] = known[j][0]
             taken.add(known[j][0])
+
+
+def match_moves(ended: Sequence[tuple[str, str, str]], started: Sequence[tuple[str, str, str]]) -> list[str | None]:
+    """Texts that moved to another rule. `ended`: (unit id "RULE-ID.KEY", its number, text) of
+    the known units that the imported release no longer has; `started`: (rule id, number, text)
+    of the imported release's new units (of new rules, and new subrules of matched ones). For
+    each started unit, the id of the ended unit of another rule it continues, or None. First the
+    same text (typography and white space folded), the nearest number first; then the pairs that
+    share MOVED_ACROSS_THRESHOLD of their content words, at least MOVED_ACROSS_WORDS of them, the
+    most similar pair first."""
+    result: list[str | None] = [None] * len(started)
+    taken: set[str] = set()
+    number_of = {uid: number for uid, number, _ in ended}
+    owner = {uid: uid.split(".", 1)[0] for uid, _, _ in ended}
+    # a unit of the same rule is the subrule matcher's to pair, not a move: ranked out
+    found = _exact([(uid, text) for uid, _, text in ended], [text for _, _, text in started], taken,
+                   lambda i, uid: (owner[uid] == started[i][0], _distance(number_of[uid], started[i][1])))
+    for i, uid in found.items():
+        if owner[uid] == started[i][0]:
+            taken.discard(uid)
+        else:
+            result[i] = uid
+    free = [(uid, number, content_words(text)) for uid, number, text in ended if uid not in taken]
+    pairs = []
+    for i, (rid, number, text) in enumerate(started):
+        if result[i] is not None:
+            continue
+        mine = content_words(text)
+        size = sum(mine.values())
+        if size < MOVED_ACROSS_WORDS:
+            continue
+        for uid, old_number, bag in free:
+            if owner[uid] == rid:
+                continue
+            other = sum(bag.values())
+            if other < MOVED_ACROSS_WORDS or _upper_bound(size, other) < MOVED_ACROSS_THRESHOLD:
+                continue
+            score = similarity(mine, bag)
+            if score >= MOVED_ACROSS_THRESHOLD:
+                pairs.append((-score, _distance(old_number, number), i, uid))
+    for _, _, i, uid in sorted(pairs):
+        if result[i] is None and uid not in taken:
+            result[i] = uid
+            taken.add(uid)
+    return result
 
 
 def match_glossary(known: Sequence[tuple[str, str]], terms: Sequence[str]) -> list[str | None]:
