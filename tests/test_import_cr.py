@@ -413,3 +413,80 @@ def test_diff_of_a_release_the_knowledge_base_does_not_hold_says_so(capsys):
     assert "no rule 702.990" in capsys.readouterr().err
     assert main(["--root", str(ROOT), "diff", "702.78", "2011-5-1", "2026-01-16"]) == 2
     assert "'2011-5-1' is not a date" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- texts that moved to another rule
+
+
+def _units_by_number(kb, release: str) -> dict[str, object]:
+    from rulekb.importers.releases import numbering
+    out = {}
+    for number, meaning in numbering(kb, release).items():
+        out[number] = meaning.subrule.unit if meaning.subrule is not None else meaning.rule.text
+    return out
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    (("2018-01-19", "110.5e"), ("2026-01-16", "111.6")),     # a subrule became a rule of its own
+    (("2018-01-19", "715.2"), ("2026-01-16", "723.1f")),     # a rule became a subrule of another one
+    (("2018-01-19", "704.5s"), ("2026-01-16", "704.6a")),    # a state-based action moved to the variants' rule
+    (("2009-07-11", "306.7b"), ("2011-05-01", "606.5")),     # reworded on the way: planeswalker -> loyalty ability
+])
+def test_a_text_that_moved_to_another_rule_is_linked_to_where_it_was(full, old, new):
+    from rulekb.link import link
+    _, _, kb, _ = full
+    before = _units_by_number(kb, old[0])[old[1]]
+    after = _units_by_number(kb, new[0])[new[1]]
+    (moved,) = [m for m in link(kb).moved[after.id.split(".")[0]] if m.unit is after]
+    assert moved.previous is before and (moved.previous_number, moved.until) == (old[1], old[0])
+    assert (moved.number, moved.since) == (new[1], new[0])
+
+
+def test_no_text_ends_and_reappears_word_for_word_in_another_rule_unlinked(full):
+    """Every English text that an imported release no longer has under its unit, and a later
+    release has word for word under another rule's unit, is recorded as moved."""
+    from rulekb.importers.identity import fold
+    from rulekb.importers.releases import english_versions
+    from rulekb.link import link
+    _, _, kb, _ = full
+    moved = {(m.previous.id, m.unit.id) for ms in link(kb).moved.values() for m in ms}
+    owner = {u.id: r.id for r in kb.rules for u in r.units}
+    ends, starts = {}, {}
+    for rule in kb.rules:
+        for unit in rule.units:
+            versions = english_versions(unit)
+            if versions:
+                ends.setdefault(fold(versions[-1][1].text), []).append((versions[-1][0][-1], unit.id))
+                starts.setdefault(fold(versions[0][1].text), []).append((versions[0][0][0], unit.id))
+    unlinked = [(a, b) for text, enders in ends.items() for last, a in enders for first, b in starts.get(text, ())
+                if first > last and owner[a] != owner[b] and (a, b) not in moved]
+    assert unlinked == []
+    assert len(moved) >= 12  # 110.5e-g -> 111.6-8, 704.5s/t/v -> 704.6a/b/e, 715.2-3 -> 723.1e-f, …
+
+
+def test_show_says_where_a_moved_text_went_and_came_from(full):
+    _, _, kb, _ = full
+    from rulekb.importers.releases import explain
+    lines = explain(kb, "110.5e", "2018-01-19").lines
+    assert lines[1] == ("Its text moved to another rule: since the release of 2026-01-16, it is 111.6, "
+                        "rule id a-token-is-subject-to-anything-that.")
+    lines = explain(kb, "723.1f", "2026-01-16").lines
+    assert lines[1] == ("Its text moved here from another rule: until the release of 2018-01-19, it was 715.2, "
+                        "rule id no-player-gets-priority-during-this.")
+    lines = explain(kb, "111.6", "2018-01-19").lines
+    assert ("The text of 111.6 was 110.5e (rule id some-effects-put-tokens-onto-the) in the release of 2018-01-19."
+            in lines)
+
+
+def test_moves_are_the_same_when_the_older_release_is_imported_later(full, shared, tmp_path):
+    from rulekb.link import moves
+
+    def pairs(kb, releases):
+        return sorted((m.previous_number, m.until, m.number, m.since) for rid, ms in moves(kb).items() for m in ms
+                      if m.rule.id == rid and m.since in releases and m.until in releases)
+    root = data_copy(tmp_path / "kb")
+    import_release(root, release_file(shared, "2011-05-01"))
+    import_release(root, release_file(shared, "2009-07-11"))
+    found = pairs(load_knowledge_base(root), RELEASES[:2])
+    assert ("306.7b", "2009-07-11", "606.5", "2011-05-01") in found
+    assert found == pairs(full[2], RELEASES[:2])

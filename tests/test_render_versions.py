@@ -113,3 +113,33 @@ def test_any_two_releases_have_their_diff_the_wider_spans_folded(tmp_path):
     assert "discarding a<ins> basic</ins> land card" in one_to_three
     two_to_three = text[text.index("From version 2 to version 3"):text.index('<details class="rulekb-diff-span">')]
     assert "appears on some instants" not in two_to_three and "<ins> basic</ins>" in two_to_three
+
+
+from test_import_cr import full  # noqa: E402,F401  (the four official releases imported: a session fixture)
+
+
+@pytest.fixture(scope="module")
+def four(full):  # noqa: F811
+    root, *_ = full
+    site, *_ = render_tree(root)
+    return site
+
+
+def test_a_moved_text_links_both_rules_in_every_language(four):
+    """110.5e of 2018 is 111.6 of 2026: each page names the other number and links to it."""
+    import json
+    into = four.docs["de"]["rules/a-token-is-subject-to-anything-that.md"]
+    out = four.docs["fr"]["rules/some-effects-put-tokens-onto-the.md"]
+    assert ('<span class="rulekb-number">111.6</span> war bis 19. Januar 2018 '
+            '<a href="some-effects-put-tokens-onto-the.html#history"><span class="rulekb-number">110.5e</span></a>') in into
+    assert ('<span class="rulekb-number">110.5e</span> est devenu <a href="a-token-is-subject-to-anything-that.html#111.6">'
+            '<span class="rulekb-number">111.6</span></a> le 16 janvier 2026') in out
+    assert "Texts that moved" in four.docs["en"]["rules/a-token-is-subject-to-anything-that.md"]
+    # reworded on the way: the change is shown as a word diff (2018 704.5u -> 2026 704.6c)
+    sba = four.docs["en"]["rules/some-variant-games-include-additional.md"]
+    assert "From 704.5u to 704.6c" in sba and "<del>that’s</del><ins>who’s</ins>" in sba
+    api = json.loads(four.files["api/en/rules/a-token-is-subject-to-anything-that.json"])
+    assert api["moved"] == [{"from": {"rule": "some-effects-put-tokens-onto-the", "number": "110.5e", "until": "2018-01-19",
+                                      "page": "en/rules/some-effects-put-tokens-onto-the.html"},
+                             "to": {"rule": "a-token-is-subject-to-anything-that", "number": "111.6", "since": "2026-01-16",
+                                    "page": "en/rules/a-token-is-subject-to-anything-that.html"}}]

@@ -1,8 +1,9 @@
 """Pipeline stage 3 of 6 (load -> validate -> link -> check -> render -> report).
 
 Resolves what the texts point at: rule numbers (with the shared parser of `refs`) to rules and
-subrules of the knowledge base, and builds the backlinks ("referenced by"). Also answers
-look-ups by an old or current number through each rule's number history (`rulekb show 702.81a`).
+subrules of the knowledge base, and builds the backlinks ("referenced by") and both ends of the
+texts that moved from one rule to another (`Rule.moves`). Also answers look-ups by an old or
+current number through each rule's number history (`rulekb show 702.81a`).
 Pure functions over a `KnowledgeBase`; nothing here reads files.
 """
 
@@ -12,7 +13,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Mapping
 
-from .models import HistoryEntry, KnowledgeBase, Rule, Subrule, Unit
+from .models import SOURCE_LANGUAGE, HistoryEntry, KnowledgeBase, Rule, Subrule, Unit
 from .refs import Reference, RuleNumber, find_references, parse_rule_number
 
 
@@ -68,11 +69,27 @@ class Link:
 
 
 @dataclass(frozen=True)
+class Moved:
+    """A text that moved from one rule to another (a `Move` of the newer rule), both ends
+    resolved: the subrule 110.5e until 2018-01-19 is the rule 111.6 since 2026-01-16."""
+
+    rule: Rule
+    unit: Unit
+    number: str             # its number in `rule` in the release `since` ("111.6")
+    since: str | None       # the first imported release with it there
+    previous_rule: Rule
+    previous: Unit
+    previous_number: str    # its number before ("110.5e")
+    until: str | None       # the last imported release with it there
+
+
+@dataclass(frozen=True)
 class LinkedKB:
     kb: KnowledgeBase
     links: tuple[Link, ...]
     backlinks: Mapping[str, tuple[str, ...]]   # rule id -> ids of the units that reference it
     _by_number: Mapping[str, Target]
+    moved: Mapping[str, tuple[Moved, ...]]     # rule id -> the texts that moved into or out of it
 
     def resolve(self, number: str) -> Target | None:
         """A number as the texts use it: the knowledge base's stored numbering."""
@@ -119,6 +136,37 @@ def _unit_owner(kb: KnowledgeBase) -> dict[str, str]:
     return owner
 
 
+def _releases(unit: Unit) -> list[str]:
+    return sorted(r for v in unit.variants.get(SOURCE_LANGUAGE, ()) for r in v.releases)
+
+
+def moves(kb: KnowledgeBase) -> dict[str, tuple[Moved, ...]]:
+    """Rule id -> the texts that moved into or out of that rule, oldest move first. (validate
+    has checked that every `moved_from` names a text or subrule of another rule.)"""
+    where: dict[str, tuple[Rule, Unit, str, Subrule | None]] = {}
+    for rule in kb.rules:
+        if rule.text is not None:
+            where[rule.text.id] = (rule, rule.text, rule.number, None)
+        for sub in rule.subrules + rule.former_subrules:
+            where[sub.unit.id] = (rule, sub.unit, sub.number, sub)   # (a former one: its number when last in)
+    out: dict[str, list[Moved]] = {}
+    for rule in kb.rules:
+        for move in rule.moves:
+            _, unit, number, sub = where[move.unit]
+            old_rule, previous, old_number, _ = where[move.previous]
+            since, until = _releases(unit), _releases(previous)
+            first = since[0] if since else None
+            found = rule.number_in(first) if first else None
+            if found is not None:  # its number when it moved here
+                letter = sub.letters.get(first) if sub is not None else ""
+                number = found[0] + letter if letter is not None else number
+            moved = Moved(rule, unit, number, first, old_rule, previous, old_number, until[-1] if until else None)
+            out.setdefault(rule.id, []).append(moved)
+            out.setdefault(old_rule.id, []).append(moved)
+    order = lambda m: (m.since or "", m.number, m.previous_number)  # noqa: E731
+    return {rid: tuple(sorted(found, key=order)) for rid, found in sorted(out.items())}
+
+
 def link(kb: KnowledgeBase) -> LinkedKB:
     index = number_index(kb)
     owner = _unit_owner(kb)
@@ -135,4 +183,4 @@ def link(kb: KnowledgeBase) -> LinkedKB:
                         if t is not None and t.rule.id != owner.get(unit.id):
                             back.setdefault(t.rule.id, set()).add(unit.id)
     backlinks = MappingProxyType({k: tuple(sorted(v)) for k, v in sorted(back.items())})
-    return LinkedKB(kb, tuple(links), backlinks, MappingProxyType(index))
+    return LinkedKB(kb, tuple(links), backlinks, MappingProxyType(index), MappingProxyType(moves(kb)))

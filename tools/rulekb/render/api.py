@@ -63,6 +63,11 @@ def rule_json(c: Lang, rule: Rule) -> dict[str, Any]:
         "parallel_page": _page(c.lang, paths.parallel_page(rule.id)) if has_parallel_view(c, rule) else None,
         "history": [{"number": e.number, "since": e.since, "until": e.until, "end": end, "current": current, "source": e.source}
                     for e, end, current in rule.history_spans()],
+        "moved": [{"from": {"rule": m.previous_rule.id, "number": m.previous_number, "until": m.until,
+                            "page": _page(c.lang, paths.rule_page(m.previous_rule.id))},
+                   "to": {"rule": m.rule.id, "number": m.number, "since": m.since,
+                          "page": _page(c.lang, paths.rule_page(m.rule.id))}}
+                  for m in c.shared.linked.moved.get(rule.id, ())],
         "title": text_object(c, rule.title) if rule.title else None,
         "summary": text_object(c, rule.summary) if rule.summary else None,
         "text": text_object(c, rule.text) if rule.text else None,

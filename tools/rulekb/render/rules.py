@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import unicodedata
 
+from ..importers.releases import english_versions
+from ..link import Moved
 from ..models import Rule, Ruling
 from . import paths
 from .context import Lang
 from .markup import e, front_matter, heading, page
 from .text import State, Where
-from .versions import versions_section
+from .versions import diff_html, versions_section
 
 
 def rule_page(c: Lang, rule: Rule) -> str:
@@ -45,9 +47,13 @@ def rule_page(c: Lang, rule: Rule) -> str:
     if rulings:
         blocks.append(heading(2, _("Rulings"), "rulings"))
         blocks += [ruling_block(c, ruling, where) for ruling in rulings]
-    if rule.history:
+    moved = c.shared.linked.moved.get(rule.id, ())
+    if rule.history or moved:
         blocks.append(heading(2, _("Number history"), "history", search=False))
-        blocks.append(history_list(c, rule))
+        if rule.history:
+            blocks.append(history_list(c, rule))
+        if moved:
+            blocks.append(moves_list(c, rule, moved, where))
     blocks += versions_section(c, rule)
     blocks.append(heading(2, _("Sources"), "sources", search=False))
     blocks.append(sources_list(c, rule))
@@ -121,6 +127,45 @@ def history_list(c: Lang, rule: Rule) -> str:
     return f'<ul class="rulekb-history">{"".join(items)}</ul>\n<p class="rulekb-meta">{e(_("Source"))}: {sources}</p>'
 
 
+def moves_list(c: Lang, rule: Rule, moved: tuple[Moved, ...], where: Where) -> str:
+    """The texts that moved into this rule from another one, or out of it into another one,
+    each with a link to the other rule; a text that was reworded on the way shows the change."""
+    _ = c.ui._
+    items = []
+    for m in moved:
+        if m.rule is rule:  # moved here
+            other = _numbered_link(c, where, m.previous_rule, m.previous_number, "history")
+            mine = f'<span class="rulekb-number">{e(m.number)}</span>'
+            if m.until:
+                text = e(_("{number} was {previous} until {end}")).format(number=mine, previous=other,
+                                                                          end=e(c.ui.date(m.until)))
+            else:
+                text = e(_("{number} was {previous}")).format(number=mine, previous=other)
+            old, new = (english_versions(u) for u in (m.previous, m.unit))
+            if old and new and old[-1][1].text != new[0][1].text:
+                head = e(_("From {old} to {new}").format(old=m.previous_number, new=m.number))
+                text += (f'<p class="rulekb-diff-head">{head}</p>'
+                         f'<p class="rulekb-diff" lang="en">{diff_html(old[-1][1].text, new[0][1].text)}</p>')
+        else:  # moved away
+            current = m.unit is m.rule.text or any(sub.unit is m.unit for sub in m.rule.subrules)
+            other = _numbered_link(c, where, m.rule, m.number, m.number if current else "history")
+            mine = f'<span class="rulekb-number">{e(m.previous_number)}</span>'
+            if m.since:
+                text = e(_("{previous} became {number} on {start}")).format(previous=mine, number=other,
+                                                                             start=e(c.ui.date(m.since)))
+            else:
+                text = e(_("{previous} became {number}")).format(previous=mine, number=other)
+        items.append(f"<li>{text}</li>")
+    intro = e(_("Texts that moved between this rule and another one:"))
+    return f'<p class="rulekb-meta">{intro}</p><ul class="rulekb-moves">{"".join(items)}</ul>'
+
+
+def _numbered_link(c: Lang, where: Where, rule: Rule, number: str, anchor: str) -> str:
+    title = c.inline_title(rule)
+    return (f'<a href="{e(paths.href(where.page, paths.rule_page(rule.id), anchor))}">'
+            f'<span class="rulekb-number">{e(number)}</span></a>' + (f" ({title})" if title else ""))
+
+
 def sources_list(c: Lang, rule: Rule) -> str:
     """Every source of the rule's texts and of the rulings on its page, with the languages and
     texts it gives."""
@@ -151,7 +196,8 @@ def backlinks(c: Lang, rule: Rule, where: Where) -> str:
         if place is None or unit is None:
             continue
         owner = c.kb.rule(place.rule)
-        owner_name = f" — {c.inline_title(owner)}" if owner else ""
+        title = c.inline_title(owner) if owner else ""
+        owner_name = f" — {title}" if title else ""
         items.append(f'<li><a href="{e(paths.href(where.page, place.page, place.anchor))}">{e(c.unit_name(unit))}</a>{owner_name}</li>')
     if not items:
         return f'<p class="rulekb-none">{e(_("No other text in this knowledge base refers to this rule."))}</p>'
