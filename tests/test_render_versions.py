@@ -135,6 +135,10 @@ def test_a_moved_text_links_both_rules_in_every_language(four):
     assert ('<span class="rulekb-number">110.5e</span> est devenu <a href="a-token-is-subject-to-anything-that.html#111.6">'
             '<span class="rulekb-number">111.6</span></a> le 16 janvier 2026') in out
     assert "Texts that moved" in four.docs["en"]["rules/a-token-is-subject-to-anything-that.md"]
+    # 306.7b of 2009 became 606.5 in 2011, which is 606.6 today: the link goes to where the text is now
+    planeswalker = four.docs["en"]["rules/a-player-may-activate-an-ability-of.md"]
+    assert ('became <a href="a-loyalty-ability-with-a-negative.html#606.6"><span class="rulekb-number">606.5</span>'
+            '</a> on May 1, 2011') in planeswalker
     # reworded on the way: the change is shown as a word diff (2018 704.5u -> 2026 704.6c)
     sba = four.docs["en"]["rules/some-variant-games-include-additional.md"]
     assert "From 704.5u to 704.6c" in sba and "<del>that’s</del><ins>who’s</ins>" in sba

@@ -13,7 +13,9 @@ What the knowledge base can know about a release:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Mapping
 
+from ..link import Moved, moves
 from ..models import SOURCE_LANGUAGE, KnowledgeBase, Rule, Subrule, Unit, Variant
 from ..refs import RuleNumber, parse_rule_number
 
@@ -147,6 +149,7 @@ def explain(kb: KnowledgeBase, number: str, release: str) -> Answer:
                        f"{asked} is in the release of {release}.",
                        "Import that release first: rulekb import cr FILE (or --into build/fullcr)."), None, False)
     names = numbering(kb, release)
+    moved = moves(kb)
     meaning = names.get(asked)
     rule_part = _parent(parsed)
     parent = names.get(rule_part) if rule_part != asked else None
@@ -156,7 +159,7 @@ def explain(kb: KnowledgeBase, number: str, release: str) -> Answer:
         sub = f", subrule {asked}" if meaning.subrule is not None else ""
         how = f" (known from {meaning.evidence})" if meaning.evidence else ""
         lines.append(f"In the rules release of {release}, {asked} is {what}{sub}{how}.")
-        lines += _moved_lines(kb, meaning)
+        lines += _moved_lines(moved, meaning)
     elif parent is not None and not complete:
         how = f" (known from {parent.evidence})" if parent.evidence else ""
         lines.append(f"In the rules release of {release}, {rule_part} is {_name(parent.rule)}{how}; which of its "
@@ -177,19 +180,18 @@ def explain(kb: KnowledgeBase, number: str, release: str) -> Answer:
         if spans:
             lines.append(f"{rule_part} was {_name(rule)} {'; '.join(spans)}; {_where(rule, release, complete)}.")
             if rule.number_in(release) is None:
-                lines += _moved_in(kb, rule, release)
+                lines += _moved_in(moved, rule, release)
     if meaning is None and not complete:
         lines.append(f"To know every number of that release, import it: rulekb import cr FILE --into build/fullcr, "
                      f"then rulekb --root build/fullcr show {asked} --release {release}.")
     return Answer(tuple(lines), meaning, complete)
 
 
-def _moved_lines(kb: KnowledgeBase, meaning: Meaning) -> list[str]:
+def _moved_lines(moved: Mapping[str, tuple[Moved, ...]], meaning: Meaning) -> list[str]:
     """Where the text of a rule or subrule moved to, or came from, in another rule."""
-    from ..link import moves
     unit = meaning.subrule.unit if meaning.subrule is not None else meaning.rule.text
     lines = []
-    for m in moves(kb).get(meaning.rule.id, ()):
+    for m in moved.get(meaning.rule.id, ()):
         if m.previous is unit:
             since = f"since the release of {m.since}, " if m.since else "later "
             lines.append(f"Its text moved to another rule: {since}it is {m.number}, {_name(m.rule)}.")
@@ -200,11 +202,10 @@ def _moved_lines(kb: KnowledgeBase, meaning: Meaning) -> list[str]:
     return lines
 
 
-def _moved_in(kb: KnowledgeBase, rule: Rule, release: str) -> list[str]:
+def _moved_in(moved: Mapping[str, tuple[Moved, ...]], rule: Rule, release: str) -> list[str]:
     """Which number the texts that moved into `rule` had in `release`, when they were elsewhere then."""
-    from ..link import moves
     return [f"The text of {m.number} was {m.previous_number} ({_name(m.previous_rule)}) in the release of {release}."
-            for m in moves(kb).get(rule.id, ())
+            for m in moved.get(rule.id, ())
             if m.rule is rule and any(release in v.releases for v in m.previous.variants.get(SOURCE_LANGUAGE, ()))]
 
 

@@ -147,8 +147,10 @@ def moves_list(c: Lang, rule: Rule, moved: tuple[Moved, ...], where: Where) -> s
                 text += (f'<p class="rulekb-diff-head">{head}</p>'
                          f'<p class="rulekb-diff" lang="en">{diff_html(old[-1][1].text, new[0][1].text)}</p>')
         else:  # moved away
-            current = m.unit is m.rule.text or any(sub.unit is m.unit for sub in m.rule.subrules)
-            other = _numbered_link(c, where, m.rule, m.number, m.number if current else "history")
+            # the anchor of the text on its page today (renumbered since, or "history" if it is gone again)
+            anchor = m.rule.number if m.unit is m.rule.text else next(
+                (sub.number for sub in m.rule.subrules if sub.unit is m.unit), "history")
+            other = _numbered_link(c, where, m.rule, m.number, anchor)
             mine = f'<span class="rulekb-number">{e(m.previous_number)}</span>'
             if m.since:
                 text = e(_("{previous} became {number} on {start}")).format(previous=mine, number=other,
