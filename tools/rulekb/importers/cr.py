@@ -36,7 +36,7 @@ from ..models import SOURCE_LANGUAGE, KnowledgeBase, Rule
 from ..refs import SUBRULE_LETTERS, sort_key
 from ..validate import SOURCES_FILE, build_knowledge_base
 from . import crtext, identity
-from .releases import english_at
+from .releases import english_at, english_versions
 from .store import FlowDict, FlowList, Tree, open_target, register_source
 
 RULES_DIR = "rules/comprehensive"
@@ -591,9 +591,8 @@ class Merge:
         spans = {}
         for rule in self.kb.rules:
             for unit in rule.units:
-                rels = [r for v in unit.variants.get(SOURCE_LANGUAGE, ()) for r in v.releases]
-                if rels:
-                    spans[unit.id] = (min(rels), max(rels))
+                if versions := english_versions(unit):
+                    spans[unit.id] = (versions[0][0][0], versions[-1][0][-1])
         earlier = [u for u in ended if u[0] in spans and spans[u[0]][1] < self.date]
         later = [u for u in ended if u[0] in spans and spans[u[0]][0] > self.date]
         free = list(range(len(started)))
