@@ -1,0 +1,117 @@
+"""Writing files, in one place for every stage and command.
+
+Two kinds of destination, two functions:
+
+- `write_atomic(path, data)`: a file the project owns (YAML under ``rules/``, a catalog under
+  ``translations/``, a cache entry, a page of the site). The bytes go to a temporary file beside
+  it, are flushed and renamed over it, so a reader sees the old file or the new one, never half;
+  the temporary file is removed whatever happens. Unchanged bytes are not rewritten.
+- `write_output(target, data)`: a path a user named on the command line (``--output FILE``,
+  ``--reports DIR``'s files). ``-`` is standard output; a regular file or a new path is replaced
+  atomically as above; a symlink is written through to its target (the link stays); a device
+  or a FIFO is opened and written as it is, never replaced (``--output /dev/stdout`` works, and
+  a FIFO's reader gets the bytes).
+
+Both raise `WriteError` (a `DataError`: file, what went wrong, how to fix it) for OS errors
+such as a full disk, a missing permission or a name too long, never a traceback.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+import sys
+import tempfile
+from pathlib import Path
+
+from .diagnostics import DataError, Problem
+
+__all__ = ["WriteError", "write_atomic", "write_output", "os_problem"]
+
+
+class WriteError(DataError):
+    """A file could not be written; `problems` says which and why."""
+
+
+_FIXES = {
+    errno.ENOSPC: "free some disk space, then run the command again",
+    errno.EDQUOT: "free some disk space (your quota is used up), then run the command again",
+    errno.EACCES: "make the folder writable for you, or choose another path",
+    errno.EPERM: "make the folder writable for you, or choose another path",
+    errno.EROFS: "the file system is read-only: choose a path on a writable one",
+    errno.ENAMETOOLONG: "shorten the file name (ids longer than the file system allows cannot be written)",
+    errno.ENOENT: "create the folder first, or choose an existing one",
+    errno.ENOTDIR: "a part of the path is a file, not a folder: choose another path",
+    errno.EISDIR: "the path is a folder: name a file inside it",
+}
+
+
+def os_problem(path: Path | str, error: OSError, action: str = "cannot write") -> Problem:
+    """The `Problem` for an OS error on a file: what happened, and the fix that fits its errno."""
+    reason = error.strerror or str(error)
+    hint = _FIXES.get(error.errno or 0, "check the path and its permissions, then run the command again")
+    return Problem(str(path), 1, 1, f"{action} {path}: {reason}", hint)
+
+
+def write_atomic(path: Path, data: bytes, *, if_changed: bool = True) -> bool:
+    """Replace the project-owned file `path` by `data` atomically; True when it was written.
+
+    With `if_changed` (the default) a file that already holds exactly `data` is left alone, so
+    its modification time stays and an unchanged build or import rewrites nothing.
+    """
+    path = Path(path)
+    try:
+        if if_changed and path.is_file() and path.stat().st_size == len(data) and path.read_bytes() == data:
+            return False
+    except OSError:
+        pass
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name[:40]}.", suffix=".rulekb-tmp")
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+        tmp = None
+    except OSError as error:
+        raise WriteError([os_problem(path, error)]) from None
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+    return True
+
+
+def write_output(target: str | Path, data: bytes | str) -> None:
+    """Write a user-named output: ``-`` (stdout), a regular file or new path (atomic replace),
+    a symlink (written through to its target), a device or FIFO (written directly)."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    if str(target) == "-":
+        stream = sys.stdout.buffer if hasattr(sys.stdout, "buffer") else None
+        if stream is None:
+            sys.stdout.write(raw.decode("utf-8"))
+        else:
+            stream.write(raw)
+        sys.stdout.flush()
+        return
+    path = Path(target)
+    try:
+        if path.is_symlink():
+            path = Path(os.path.realpath(path))
+        mode = path.stat().st_mode if path.exists() else None
+    except OSError as error:
+        raise WriteError([os_problem(target, error)]) from None
+    if mode is not None and not stat.S_ISREG(mode):
+        if stat.S_ISDIR(mode):
+            raise WriteError([os_problem(target, IsADirectoryError(errno.EISDIR, "is a folder"))])
+        try:  # a device, a FIFO, a socket: written as it is, never replaced
+            with open(path, "wb") as handle:
+                handle.write(raw)
+        except OSError as error:
+            raise WriteError([os_problem(target, error)]) from None
+        return
+    write_atomic(path, raw, if_changed=False)
