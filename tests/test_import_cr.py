@@ -1,5 +1,5 @@
 """Importer step 2: merging rules releases into the knowledge base (importers/cr.py), with rule
-identity across renumbering (importers/identity.py) and the release view (importers/releases.py).
+identity across renumbering (importers/identity.py) and the release view (releases.py).
 
 Two kinds of input: the four official releases of ../shared/data (imported once per session
 into a copy of the project's data: every rule line of every file must be found in the
@@ -21,7 +21,7 @@ from conftest import DATA, ROOT, data_copy, rules_digest
 from rulekb.cli import main
 from rulekb.importers.command import show_release
 from rulekb.importers.cr import import_release, import_releases
-from rulekb.importers.releases import english_at, english_versions, numbering
+from rulekb.releases import english_at, english_versions, numbering
 from rulekb.models import SOURCE_LANGUAGE, english_hash
 from rulekb.validate import load_knowledge_base
 
@@ -419,7 +419,7 @@ def test_diff_of_a_release_the_knowledge_base_does_not_hold_says_so(capsys):
 
 
 def _units_by_number(kb, release: str) -> dict[str, object]:
-    from rulekb.importers.releases import numbering
+    from rulekb.releases import numbering
     out = {}
     for number, meaning in numbering(kb, release).items():
         out[number] = meaning.subrule.unit if meaning.subrule is not None else meaning.rule.text
@@ -446,7 +446,7 @@ def test_no_text_ends_and_reappears_word_for_word_in_another_rule_unlinked(full)
     """Every English text that an imported release no longer has under its unit, and a later
     release has word for word under another rule's unit, is recorded as moved."""
     from rulekb.importers.identity import fold
-    from rulekb.importers.releases import english_versions
+    from rulekb.releases import english_versions
     from rulekb.link import link
     _, _, kb, _ = full
     moved = {(m.previous.id, m.unit.id) for ms in link(kb).moved.values() for m in ms}
@@ -466,7 +466,7 @@ def test_no_text_ends_and_reappears_word_for_word_in_another_rule_unlinked(full)
 
 def test_show_says_where_a_moved_text_went_and_came_from(full):
     _, _, kb, _ = full
-    from rulekb.importers.releases import explain
+    from rulekb.releases import explain
     lines = explain(kb, "110.5e", "2018-01-19").lines
     assert lines[1] == ("Its text moved to another rule: since the release of 2026-01-16, it is 111.6, "
                         "rule id a-token-is-subject-to-anything-that.")

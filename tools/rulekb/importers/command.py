@@ -11,8 +11,8 @@ from typing import Sequence
 
 from ..models import SOURCE_LANGUAGE, KnowledgeBase, Rule, Unit, english_hash
 from . import cr, mtgjson
-from .diff import format_diff, word_diff
-from .releases import english_at, explain, horizon, imported, numbering
+from ..worddiff import format_diff, word_diff
+from ..releases import english_at, explain, horizon, imported, numbering
 
 EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE = 0, 1, 2
 

@@ -36,7 +36,7 @@ from ..models import SOURCE_LANGUAGE, KnowledgeBase, Rule
 from ..refs import SUBRULE_LETTERS, sort_key
 from ..validate import SOURCES_FILE, build_knowledge_base
 from . import crtext, identity
-from .releases import english_at, english_versions
+from ..releases import english_at, english_versions
 from .store import FlowDict, FlowList, Tree, open_target, register_source
 
 RULES_DIR = "rules/comprehensive"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from ..importers.releases import english_versions
+from ..releases import english_versions
 from ..link import Moved
 from ..models import Rule, Ruling
 from . import paths

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..importers.diff import word_diff
-from ..importers.releases import english_versions
+from ..worddiff import word_diff
+from ..releases import english_versions
 from ..models import SOURCE_LANGUAGE, Rule, Unit, Variant
 from .context import Lang
 from .markup import e, heading

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rulekb.importers.diff import changed_words, format_diff, new_text, old_text, word_diff
+from rulekb.worddiff import changed_words, format_diff, new_text, old_text, word_diff
 
 
 @pytest.mark.parametrize("old, new, shown", [

@@ -1,4 +1,5 @@
-"""Rules releases over a `KnowledgeBase` (beside the link stage; pure, no I/O): which rule a
+"""Rules releases over a `KnowledgeBase` (a domain module beside the link stage, used by render, the
+commands and the importers; pure, no I/O): which rule a
 number names in a given release, the English text a unit had in a release, and the answer
 to ``rulekb show 702.78 --release 2026-01-16``.
 
@@ -15,9 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from ..link import Moved, moves
-from ..models import SOURCE_LANGUAGE, KnowledgeBase, Rule, Subrule, Unit, Variant
-from ..refs import RuleNumber, parse_rule_number
+from .link import Moved, moves
+from .models import SOURCE_LANGUAGE, KnowledgeBase, Rule, Subrule, Unit, Variant
+from .refs import RuleNumber, parse_rule_number
 
 
 def english_at(unit: Unit | None, release: str, rule_release: str | None = None) -> Variant | None:

@@ -10,8 +10,8 @@ that token only. Adjacent deletions and insertions are grouped: a reader sees
 
 The site calls it per unit and pair of releases::
 
-    from rulekb.importers.diff import word_diff
-    from rulekb.importers.releases import english_at, english_versions
+    from rulekb.worddiff import word_diff
+    from rulekb.releases import english_at, english_versions
     ops = word_diff(english_at(unit, "2009-07-11").text, english_at(unit, "2026-01-16").text)
     # render: equal -> text, delete -> <del>text</del>, insert -> <ins>text</ins> (escaped)
 """
