@@ -1,4 +1,4 @@
-"""Word-level diff of two text versions (importers/diff.py)."""
+"""Word-level diff of two text versions (worddiff.py)."""
 
 from __future__ import annotations
 
