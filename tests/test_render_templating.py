@@ -1,0 +1,61 @@
+"""render.templating: the one Jinja2 environment of the pages — autoescape, the helpers the
+templates use, templates shipped with the package and their UI strings in the catalog."""
+
+from __future__ import annotations
+
+import fnmatch
+import tomllib
+from pathlib import Path
+
+import pytest
+from markupsafe import Markup
+
+from rulekb.i18n import extract_messages
+from rulekb.render.templating import environment, fill, md, template, yaml_string
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "tools" / "rulekb"
+TEMPLATES = PACKAGE / "templates"
+PAGE_TEMPLATES = sorted(p.relative_to(TEMPLATES).as_posix() for p in (TEMPLATES / "pages").glob("*.j2"))
+
+
+def test_page_templates_exist_and_compile():
+    assert "pages/root.html.j2" in PAGE_TEMPLATES
+    for name in PAGE_TEMPLATES:
+        assert template(name) is template(name)   # compiled once, then taken from the cache
+
+
+def test_every_template_is_package_data():
+    """A non-editable install has only the files pyproject's package-data globs name."""
+    globs = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-data"]["rulekb"]
+    for path in TEMPLATES.rglob("*"):
+        if path.is_file():
+            rel = path.relative_to(PACKAGE).as_posix()
+            assert any(fnmatch.fnmatch(rel, g) for g in globs), f"{rel} is not in [tool.setuptools.package-data]"
+
+
+def test_a_value_from_the_data_is_escaped_by_every_page_template():
+    env = environment()
+    assert env.from_string("{{ x }}").render(x="<script>") == "&lt;script&gt;"   # from_string: autoescape by default
+    assert all(env.autoescape(name) is True for name in PAGE_TEMPLATES)   # select_autoescape, per template name
+
+
+@pytest.mark.parametrize("value", ["<b>", "A & B", "l'effet", 'say "hi"'])
+def test_fill_escapes_the_message_and_plain_values_and_keeps_markup(value):
+    out = fill("{a} < {b}", a=value, b=Markup("<i>kept</i>"))
+    assert isinstance(out, Markup)
+    assert out == Markup("{} &lt; <i>kept</i>").format(value)
+    assert "<b>" not in fill("<b>{a}</b>", a="x")
+
+
+def test_md_shows_markdown_specials_literally():
+    assert md("19. Januar *2018*  <x> & [y]") == r"19\. Januar \*2018\* &lt;x&gt; &amp; \[y\]"
+
+
+def test_yaml_string_is_escaped_json():
+    assert yaml_string('A "b" <c>') == '"A &#34;b&#34; &lt;c&gt;"'
+
+
+def test_the_templates_ui_strings_are_in_the_catalog():
+    catalog = extract_messages(PACKAGE)
+    assert "Choose a language" in catalog   # written only in pages/root.html.j2
