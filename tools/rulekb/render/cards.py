@@ -1,18 +1,69 @@
 """Card pages and the card index, for one language's site (render stage): a card's names in
 every language, its printing, its mechanic's rule and its rulings by date (dates in the
-locale's long form).
+locale's long form). This module decides what a card page shows; its shape is
+``templates/pages/card.md.j2`` and ``cards.md.j2``.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from markupsafe import Markup
 
 from ..models import Card
 from . import paths
 from .context import Lang
-from .markup import front_matter, heading, page
 from .rules import ruling_block
+from .templating import render
 from .text import Where
+
+
+@dataclass(frozen=True)
+class Name:
+    lang: str
+    language: str          # the language's name
+    text: str | None       # the card's name in it, if known
+
+
+@dataclass(frozen=True)
+class RuleRef:
+    """A link to a rule: where, its number, its title (marked when not in this language)."""
+
+    href: str
+    number: str
+    title: Markup
+
+
+@dataclass(frozen=True)
+class RulingOnPage:
+    date: str
+    first_of_date: bool    # the first ruling of its date: a heading with the date before it
+    html: Markup
+
+
+@dataclass(frozen=True)
+class CardPage:
+    name: str
+    name_lang: str
+    names: tuple[Name, ...]
+    set_code: str
+    collector_number: str
+    oracle_id: str
+    source: str            # the title of its source
+    mechanics: tuple[RuleRef, ...]
+    rulings: tuple[RulingOnPage, ...]
+    api_href: str
+
+
+@dataclass(frozen=True)
+class CardRow:
+    href: str
+    name: str
+    name_lang: str
+    others: tuple[Name, ...]   # its names in the other languages
+    set_code: str
+    collector_number: str
+    rulings: int
 
 
 def card_title(c: Lang, card: Card) -> tuple[str, str]:
@@ -22,66 +73,43 @@ def card_title(c: Lang, card: Card) -> tuple[str, str]:
     return card.names["en"], "en"
 
 
-def card_page(c: Lang, card: Card) -> str:
-    _ = c.ui._
+def rule_ref(c: Lang, page: str, rule_id: str) -> RuleRef | None:
+    rule = c.kb.rule(rule_id)
+    if rule is None:
+        return None
+    return RuleRef(paths.href(page, paths.rule_page(rule.id)), rule.number, c.inline_title(rule))
+
+
+def card_view(c: Lang, card: Card) -> CardPage:
     where = Where(paths.card_page(card.id), card=card.id)
     name, name_lang = card_title(c, card)
-    blocks: list[Markup | str] = []
-    badge = Markup("")
-    if name_lang != c.lang:
-        badge = Markup(' <span data-search-exclude class="rulekb-badge rulekb-badge--untranslated">{}</span>').format(
-            c.ui.capitalised(_("{language} — not yet translated").format(language=c.ui.language_name(name_lang))))
-    blocks.append(Markup('<h1 class="rulekb-title"><span lang="{}">{}</span>{}</h1>').format(name_lang, name, badge))
-    rows = []
-    for lang in c.kb.languages:
-        value = card.names.get(lang.code)
-        cell = (Markup('<td lang="{}">{}</td>').format(lang.code, value) if value
-                else Markup('<td class="rulekb-cell--missing">{}</td>').format(_("missing")))
-        rows.append(Markup('<tr><th scope="row" lang="{}">{}</th>{}</tr>').format(lang.code, lang.name, cell))
-    blocks.append(heading(2, _("Names"), "names"))
-    blocks.append(Markup('<table class="rulekb-names"><tbody>{}</tbody></table>').format(Markup("").join(rows)))
-    blocks.append(heading(2, _("Card"), "card"))
-    facts = [
-        (_("Set"), Markup("{} #{}").format(card.set_code, card.collector_number)),
-        (_("Oracle ID"), Markup("<code>{}</code>").format(card.oracle_id)),
-        (_("Source"), Markup('<span lang="en">{}</span>').format(c.source_title(card.source))),
-    ]
-    rulings = c.shared.rulings_by_card.get(card.id, ())
-    mechanics = sorted({r.mechanic for r in rulings})
-    for mechanic in mechanics:
-        rule = c.kb.rule(mechanic)
-        if rule is not None:
-            facts.append((_("Mechanic"), Markup('<a href="{}"><span class="rulekb-number">{}</span> {}</a>').format(
-                paths.href(where.page, paths.rule_page(rule.id)), rule.number, c.inline_title(rule))))
-    blocks.append(Markup('<dl class="rulekb-facts">{}</dl>').format(
-        Markup("").join(Markup("<dt>{}</dt><dd>{}</dd>").format(k, v) for k, v in facts)))
-    blocks.append(heading(2, _("Rulings"), "rulings"))
-    if not rulings:
-        blocks.append(Markup('<p class="rulekb-none">{}</p>').format(_("No rulings for this card in this knowledge base.")))
-    current_date = None
-    for ruling in rulings:  # sorted by date
-        if ruling.date != current_date:
-            current_date = ruling.date
-            blocks.append(heading(3, c.ui.date(ruling.date), f"date-{ruling.date}"))
-        blocks.append(ruling_block(c, ruling, where, show_cards=False, show_date=False))
-    blocks.append(Markup('<p class="rulekb-lead"><a href="{}">{}</a></p>').format(
-        paths.to_site_root(where.page) + paths.api_path(c.lang, "cards", card.id), _("This card as JSON")))
-    return page(front_matter(name), blocks)
+    rulings = c.shared.rulings_by_card.get(card.id, ())   # sorted by date
+    mechanics = (rule_ref(c, where.page, mechanic) for mechanic in sorted({r.mechanic for r in rulings}))
+    return CardPage(
+        name, name_lang, tuple(Name(lang.code, lang.name, card.names.get(lang.code)) for lang in c.kb.languages),
+        card.set_code, card.collector_number, card.oracle_id, c.source_title(card.source),
+        tuple(ref for ref in mechanics if ref is not None),
+        tuple(RulingOnPage(ruling.date, i == 0 or rulings[i - 1].date != ruling.date,
+                           Markup(ruling_block(c, ruling, where, show_cards=False, show_date=False)))
+              for i, ruling in enumerate(rulings)),
+        paths.to_site_root(where.page) + paths.api_path(c.lang, "cards", card.id))
 
 
-def card_index(c: Lang) -> str:
-    _ = c.ui._
-    where = Where(paths.CARD_INDEX)
+def card_page(c: Lang, card: Card) -> str:
+    return render("pages/card.md.j2", c.ui, card=card_view(c, card))
+
+
+def card_rows(c: Lang) -> list[CardRow]:
+    """The cards of the index, by their name in this language."""
     rows = []
     for card in sorted(c.kb.cards, key=lambda k: (card_title(c, k)[0].casefold(), k.id)):
         name, name_lang = card_title(c, card)
-        others = Markup(", ").join(
-            Markup('<span lang="{}">{}</span>').format(code, text) for code, text in
-            ((lang.code, card.names.get(lang.code)) for lang in c.kb.languages) if text and code != name_lang)
-        count = len(c.shared.rulings_by_card.get(card.id, ()))
-        rows.append(Markup('<tr><td><a href="{}" lang="{}">{}</a></td><td>{}</td><td>{} #{}</td><td>{}</td></tr>').format(
-            paths.href(where.page, paths.card_page(card.id)), name_lang, name, others, card.set_code, card.collector_number, count))
-    title = _("Cards")
-    table = Markup('<table class="rulekb-index"><thead><tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr></thead><tbody>{}</tbody></table>').format(
-        _("Card"), _("Other names"), _("Set"), _("Rulings"), Markup("\n").join(rows))
-    return page(front_matter(title), [Markup("<h1>{}</h1>").format(title), table])
+        others = tuple(Name(lang.code, lang.name, card.names[lang.code]) for lang in c.kb.languages
+                       if card.names.get(lang.code) and lang.code != name_lang)
+        rows.append(CardRow(paths.href(paths.CARD_INDEX, paths.card_page(card.id)), name, name_lang, others,
+                            card.set_code, card.collector_number, len(c.shared.rulings_by_card.get(card.id, ()))))
+    return rows
+
+
+def card_index(c: Lang) -> str:
+    return render("pages/cards.md.j2", c.ui, cards=card_rows(c))

@@ -13,6 +13,7 @@ from markupsafe import Markup
 
 from ..i18n import UI
 from ..models import SOURCE_LANGUAGE
+from .templating import render
 
 
 def split_front_matter(text: str) -> tuple[str, str]:
@@ -25,10 +26,10 @@ def split_front_matter(text: str) -> tuple[str, str]:
 
 
 def mark_untranslated(text: str, shown_lang: str, ui: UI) -> str:
+    """A page of `shown_lang` on the site of `ui`'s language (``templates/pages/borrowed.md.j2``).
+    Its front matter and Markdown are the maintainers' own, written as they are."""
     head, body = split_front_matter(text)
-    label = ui.capitalised(ui._("{language} — not yet translated").format(language=ui.language_name(shown_lang)))
-    badge = Markup('<div class="rulekb-badges rulekb-page-badge"><span data-search-exclude class="rulekb-badge rulekb-badge--untranslated">{}</span></div>').format(label)
-    return f'{head}\n{badge}\n\n<div lang="{shown_lang}" markdown>\n\n{body.strip()}\n\n</div>\n'
+    return render("pages/borrowed.md.j2", ui, head=Markup(head), body=Markup(body.strip()), lang=shown_lang)
 
 
 def localise_content(pages: Mapping[str, Mapping[str, str]], languages: Sequence[str],
