@@ -55,7 +55,7 @@ def rulekb(*argv: str) -> tuple[float, int, str]:
 
 
 def commands() -> set[str]:
-    from rulekb.cli import COMMANDS
+    from rulekb.commands import COMMANDS
     return {c.name for c in COMMANDS}
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 import sitebuild
-from rulekb import cli
+from rulekb import commands
 from rulekb.build import SITE_MARKER, BuildError, build_site
 from rulekb.diagnostics import DataError
 
@@ -219,7 +219,7 @@ def test_rulekb_build_with_a_new_language_and_hostile_texts(tmp_path, capsys):
     """`rulekb build --site-dir`: a language (it) with no texts and no UI catalog builds, showing
     the English marked; texts with markup show as text."""
     project = project_copy(tmp_path, HOSTILE)
-    code = cli.main(["--root", str(project), "build", "--site-dir", "public"])
+    code = commands.main(["--root", str(project), "build", "--site-dir", "public"])
     out = capsys.readouterr().out
     assert code == 0, out
     site = project / "public"
@@ -265,7 +265,7 @@ def _wait_for(url: str, text: str, seconds: float) -> bool:
 def test_rulekb_serve_rebuilds_when_a_yaml_file_changes(tmp_path):
     project = project_copy(tmp_path, HOSTILE)
     port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "rulekb.cli", "--root", str(project), "serve", "--lang", "de",
+    proc = subprocess.Popen([sys.executable, "-m", "rulekb", "--root", str(project), "serve", "--lang", "de",
                              "--dev-addr", f"127.0.0.1:{port}"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True, start_new_session=True)
     url = f"http://127.0.0.1:{port}/rules/shield.html"

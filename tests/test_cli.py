@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from conftest import ROOT
-from rulekb.cli import COMMANDS, main
+from rulekb.commands import COMMANDS, main
 
 
 def run(capsys, *argv):
@@ -68,6 +68,58 @@ def test_show_errors(capsys, argv, message):
 
 def test_help_for_every_command():
     for command in COMMANDS:
-        done = subprocess.run([sys.executable, "-m", "rulekb.cli", command.name, "--help"],
+        done = subprocess.run([sys.executable, "-m", "rulekb", command.name, "--help"],
                               capture_output=True, text=True, cwd=ROOT, env={"PYTHONPATH": str(ROOT / "tools")})
         assert done.returncode == 0 and command.help.split(";")[0] in done.stdout.replace("\n", " ")
+
+
+@pytest.mark.parametrize("argv", [["-m", "rulekb"], ["-c", "import sys; from importlib.metadata import entry_points; "
+                                   "(main,) = [e.load() for e in entry_points(group='console_scripts', name='rulekb')]; "
+                                   "sys.exit(main())"]])
+def test_the_rulekb_command_and_python_m_rulekb_run_the_command_line(argv, tmp_path):
+    """The console script and `python -m rulekb` run the commands: validate prints its counts,
+    check writes the same report as a run in this process."""
+    from rulekb.check import run_checks
+    from rulekb.report import to_json
+    from rulekb.validate import load_knowledge_base
+    env = {"PYTHONPATH": str(ROOT / "tools"), "PATH": "/usr/bin:/bin"}
+    proc = subprocess.run([sys.executable, *argv, "--root", str(ROOT), "validate"], capture_output=True, text=True,
+                          env=env, timeout=120)
+    assert proc.returncode == 0 and proc.stdout.startswith(f"ok: {ROOT}"), proc.stderr
+    out = tmp_path / "qa.json"
+    proc = subprocess.run([sys.executable, *argv, "--root", str(ROOT), "check", "--format", "json", "--output", str(out)],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode in (0, 1), proc.stderr
+    kb = load_knowledge_base(ROOT)
+    assert out.read_text(encoding="utf-8") == to_json(run_checks(kb, ROOT), kb)
+
+
+@pytest.mark.parametrize("argv, root, command", [
+    (["--root", "check", "validate"], "check", "validate"),   # a folder named check; the command is validate
+    (["--root=/data", "check"], "/data", "check"),
+    (["build", "--site-dir", "check"], ".", "build"),
+])
+def test_the_command_line_names_root_and_command(argv, root, command, monkeypatch):
+    monkeypatch.delenv("RULEKB_ROOT", raising=False)
+    from rulekb.commands import parser
+    args = parser().parse_args(argv)
+    assert (args.root, args.command) == (root, command)
+
+
+def test_the_root_defaults_to_rulekb_root(monkeypatch):
+    monkeypatch.setenv("RULEKB_ROOT", "/projects/kb")
+    from rulekb.commands import parser
+    assert parser().parse_args(["validate"]).root == "/projects/kb"
+    assert parser().parse_args(["--root", "other", "validate"]).root == "other"
+
+
+def test_a_command_imports_only_its_own_modules():
+    """Parsing `rulekb validate` (or printing the commands' list) imports no other command's
+    modules: not the checks, the reports, Babel, the importers or the site build."""
+    script = ("import sys; from rulekb.commands import parser; p = parser(); p.format_help(); "
+              "p.parse_args(['validate']); print(' '.join(sorted(m for m in sys.modules if m.startswith(('rulekb', 'babel', 'mkdocs')))))")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env={"PYTHONPATH": str(ROOT / "tools")})
+    loaded = set(done.stdout.split())
+    assert done.returncode == 0 and "rulekb.commands.check" in loaded, done.stderr
+    assert not loaded & {"rulekb.check", "rulekb.report", "rulekb.po", "rulekb.build", "rulekb.importers", "babel",
+                         "mkdocs", "rulekb.validate"}

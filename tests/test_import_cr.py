@@ -9,7 +9,6 @@ and UTF-16)."""
 
 from __future__ import annotations
 
-import argparse
 import codecs
 import re
 import shutil
@@ -18,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from conftest import DATA, ROOT, data_copy, rules_digest
-from rulekb.cli import main
-from rulekb.importers.command import show_release
+from rulekb.commands import main
+from rulekb.commands.show import show_release
 from rulekb.importers.cr import import_release, import_releases
 from rulekb.releases import english_at, english_versions, numbering
 from rulekb.models import SOURCE_LANGUAGE, english_hash
@@ -194,7 +193,7 @@ def test_reimporting_a_release_changes_no_byte(full, shared, tmp_path):
 
 
 def show(kb, ref: str, release: str, lang: str | None = None) -> int:
-    return show_release(argparse.Namespace(ref=ref, release=release, lang=lang, all_languages=False), kb)
+    return show_release(kb, ref, release, (lang,) if lang else (SOURCE_LANGUAGE,))
 
 
 def test_show_release_says_what_a_number_means_there(full, capsys):

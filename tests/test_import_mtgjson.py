@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from conftest import data_copy, rules_digest
-from rulekb.cli import main
+from rulekb.commands import main
 from rulekb.diagnostics import DataError
 from rulekb.importers.mtgjson import import_set, read_set
 from rulekb.models import SOURCE_LANGUAGE

@@ -10,7 +10,7 @@ import pytest
 from babel.messages.pofile import read_po, write_po
 
 from conftest import ROOT
-from rulekb.cli import main
+from rulekb.commands import main
 from rulekb.languages import LanguageError, language_for
 from rulekb.models import SOURCE_LANGUAGE, Language, Status, english_hash
 from rulekb.validate import load_knowledge_base

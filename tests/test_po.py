@@ -13,7 +13,7 @@ from babel.messages.pofile import denormalize, read_po, write_po
 from conftest import DATA, ROOT
 from test_yamledit import changed_lines, unit_span
 from rulekb import yamledit
-from rulekb.cli import main
+from rulekb.commands import main
 from rulekb.models import SOURCE_LANGUAGE, KnowledgeBase, Status, Unit, english_hash
 from rulekb.po import export
 from rulekb.validate import load_knowledge_base

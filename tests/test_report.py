@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from conftest import DATA, ROOT
 from rulekb.check import run_checks
-from rulekb.cli import main
+from rulekb.commands import main
 from rulekb.models import Finding, Severity
 from rulekb.report import (_Encoded, _finding_dict, _findings_json, json_text, md_escape, render, status_markdown,
                            to_json)

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from conftest import DATA, ROOT, run_fresh
-from rulekb.cli import main
+from rulekb.commands import main
 from rulekb.diagnostics import DataError
 from rulekb.validate import load_knowledge_base
 

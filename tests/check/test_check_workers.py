@@ -82,30 +82,26 @@ def test_the_two_process_run_finds_what_one_process_finds(monkeypatch):
 
 
 def test_the_command_as_it_runs_on_the_whole_rules(tmp_path):
-    """`rulekb check` as on the whole rules — the language model in a helper process
-    and a part of the YAML read by a child, both started before the imports, the checks in two
-    processes — writes the report of a run on one core, and leaves no process behind."""
+    """`rulekb check` as on the whole rules — the language model in a helper process, the
+    checks in two processes — writes the report of a run on one core, and leaves no process
+    behind."""
     kb = load_knowledge_base(KB)
     expected = to_json(check.run_checks(kb, KB), kb)
     out = tmp_path / "report.json"
     script = textwrap.dedent(f"""
         import os, sys
-        sys.argv = ["rulekb", "--root", {str(KB)!r}, "check", "--format", "json", "--output", {str(out)!r}]
         import rulekb.validate as validate
         validate.PARALLEL_BYTES = 0  # the fixture is small: read it on two cores all the same
-        from rulekb import early
-        early.start(sys.argv[1:])
-        started = (len(validate._early), len(__import__("rulekb.langid").langid._helpers))
         import rulekb.check as check
         check.PARALLEL_UNITS = 0
-        from rulekb.cli import main
-        code = main(sys.argv[1:])
+        from rulekb.commands import main
+        code = main(["--root", {str(KB)!r}, "check", "--format", "json", "--output", {str(out)!r}])
         try:
             os.waitpid(-1, os.WNOHANG)
             left = True
         except ChildProcessError:
             left = False
-        print(started, code, left, "numpy" in sys.modules)
+        print(code, left, "numpy" in sys.modules)
     """)
-    assert run_fresh(script).split() == ["(1,", "1)", "1", "False", "False"]  # both started; exit 1; none left; no numpy
+    assert run_fresh(script).split() == ["1", "False", "False"]  # exit 1; none left; no numpy
     assert out.read_text(encoding="utf-8") == expected

@@ -1,7 +1,7 @@
-"""`python -m rulekb …`: the same as the `rulekb` command (see rulekb.early)."""
+"""`python -m rulekb …`: the same as the `rulekb` command (`rulekb.commands.main`)."""
 
 import sys
 
-from rulekb.early import main
+from rulekb.commands import main
 
 sys.exit(main())

@@ -5,9 +5,8 @@ reads the knowledge base.
 The model needs numpy and takes about a second to load (numpy's import, then decompressing the
 model py3langid ships xz-compressed). Two things keep that second off a check's critical path:
 
-- the helper process: `rulekb check` forks it first thing (the `rulekb` command, `rulekb.early`, even
-  before the command's modules are imported: see `rulekb.early`), so the model loads on the
-  other core while this process imports and reads the YAML (at a low priority when the model
+- the helper process: `rulekb check` forks it before it loads the knowledge base
+  (`rulekb.commands.check`), so the model loads on the other core while this process reads the YAML (at a low priority when the model
   is in the cache: then its answer is needed after the reading and checking). The check sends
   it every sentence its pre-screen leaves, in one batch (`ask_helper`); the helper answers once
   and ends. This process never imports numpy. Where no helper runs — a library call of
@@ -21,8 +20,8 @@ model py3langid ships xz-compressed). Two things keep that second off a check's 
   turns it off); it depends on no project, hence a per-user cache and not a project's
   ``build/`` (which the benchmark makes afresh each time).
 
-Nothing happens at import, and the import is light (`os`, `sys`, `_thread`: `rulekb.early` uses
-it before the rest of rulekb is imported); everything else is imported where it is needed.
+Nothing happens at import, and the import is light (`os`, `sys`, `_thread`); everything else is
+imported where it is needed.
 """
 
 from __future__ import annotations
@@ -335,7 +334,7 @@ def stop_helper() -> None:
 
 class model_helper:  # noqa: N801 - used as a context manager, like contextlib's
     """``with model_helper(start) as running:`` runs the block with the model loading in a helper
-    process (when `start` and one can run: the one `rulekb.early` forked, or a new one), and ends
+    process (when `start` and one can run), and ends
     the helper afterwards, used or not. `running`: whether a helper runs."""
 
     def __init__(self, start: bool = True):
@@ -343,7 +342,7 @@ class model_helper:  # noqa: N801 - used as a context manager, like contextlib's
 
     def __enter__(self) -> bool:
         if not self.start:
-            stop_helper()  # one started early, for a profile without the language check
+            stop_helper()  # one started before, for a profile without the language check
         self.running = self.start and start_helper()
         return self.running
 

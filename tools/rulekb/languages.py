@@ -1,4 +1,4 @@
-"""Adding a language: `rulekb lang add CODE`. Beside the pipeline (load -> validate -> link
+"""Adding a language (`rulekb lang add CODE`, see `rulekb.commands.lang`). Beside the pipeline (load -> validate -> link
 -> check -> render -> report), which reads the languages from translations/languages.yaml
 (`kb.languages`): registering a language there is all the loader, the QA, the site and the
 PO export need to pick it up. The entry is appended with `yamledit`, so the file's comments
@@ -7,9 +7,7 @@ and layout stay as they are; names and locale default to Babel's locale data (CL
 
 from __future__ import annotations
 
-import argparse
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,7 +21,6 @@ from .load import SourceFile, load_files, parse_text
 from .models import Language
 from .validate import DATA_FOLDERS, LANG_CODE, LANGUAGES_FILE, build_knowledge_base, load_knowledge_base
 
-EXIT_OK, EXIT_DATA = 0, 2
 TERRITORY = re.compile(r"^[A-Z]{2}$")
 
 
@@ -142,36 +139,3 @@ def _line_of_text(text: str, code: str) -> int:
 
 def _line_of(root: Path, code: str) -> int:
     return _line_of_text((root / LANGUAGES_FILE).read_text(encoding="utf-8"), code)
-
-
-# ---------------------------------------------------------------- command line
-
-
-def cmd_add(args: argparse.Namespace) -> int:
-    root = Path(args.root).resolve()
-    try:
-        language = language_for(args.code, args.name, args.english_name, args.locale)
-    except LanguageError as exc:
-        print(f"error: {exc}\n    fix: {exc.hint}", file=sys.stderr)
-        return EXIT_DATA
-    added = add(root, language)
-    print(f"registered {language.code}: {language.name} ({language.english_name}), locale {language.locale}"
-          f"  {added.file}:{added.line}")
-    print(f"next: 'rulekb po export {language.code}' writes translations/{language.code}/rules.po for the "
-          f"translators; 'rulekb validate', the QA and the site list {language.english_name} from now on")
-    return EXIT_OK
-
-
-def run(args: argparse.Namespace) -> int:
-    return args.lang_run(args)
-
-
-def arguments(p: argparse.ArgumentParser) -> None:
-    sub = p.add_subparsers(dest="lang_command", required=True, metavar="ACTION")
-    a = sub.add_parser("add", help="register a language in translations/languages.yaml",
-                       description="Register a language; names and locale default to Babel's locale data.")
-    a.add_argument("code", help="ISO 639-1 language code, e.g. it")
-    a.add_argument("--name", help="the language's own name (default from Babel, e.g. Italiano)")
-    a.add_argument("--english-name", help="its English name (default from Babel, e.g. Italian)")
-    a.add_argument("--locale", help="its locale (default: Babel's most likely one, e.g. it_IT)")
-    a.set_defaults(lang_run=cmd_add)

@@ -31,11 +31,9 @@ stale).
 
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 import io
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
@@ -51,7 +49,6 @@ from .validate import DATA_FOLDERS, build_knowledge_base, load_knowledge_base
 
 DOMAIN = "rules"
 WIDTH = 76  # Babel's default wrapping (gettext's is 79); Poedit and Weblate read any width
-EXIT_OK, EXIT_DATA = 0, 2
 
 
 def default_catalog(lang: str) -> str:
@@ -601,99 +598,3 @@ def _check_result(root: Path, kb: KnowledgeBase, files: Sequence[yamledit.FileEd
 
 def write_import(root: Path, plan: ImportPlan) -> None:
     yamledit.write(root, plan.files)
-
-
-# ---------------------------------------------------------------- command line
-
-
-def _shown(path: Path) -> str:
-    try:
-        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
-    except ValueError:
-        return str(path)
-
-
-def cmd_export(args: argparse.Namespace) -> int:
-    root = Path(args.root).resolve()
-    kb = load_knowledge_base(root)
-    result = export(kb, args.lang)
-    to_stdout = args.output == "-"
-    out = Path(args.output) if args.output else root / default_catalog(args.lang)
-    if to_stdout:
-        sys.stdout.buffer.write(result.data)
-        sys.stdout.flush()
-    else:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_bytes(result.data)
-    report = sys.stderr if to_stdout else sys.stdout
-    where = "standard output" if to_stdout else _shown(out)
-    print(f"wrote {where}: {len(result.entries)} messages for {result.language.english_name} ({args.lang}): "
-          f"{result.translated} translated, {result.fuzzy} fuzzy, {result.untranslated} untranslated", file=report)
-    for e in result.entries:
-        if e.fuzzy_reason:
-            print(f"  fuzzy  {e.unit.id} ({e.unit.label}): {e.fuzzy_reason.split(':')[0]}", file=report)
-    if result.skipped:
-        print(f"not exported: {len(result.skipped)} unit(s) without English text to translate from:", file=report)
-        for u in result.skipped:
-            print(f"  {u.id} ({u.label})  {u.pos.file}:{u.pos.line}", file=report)
-    return EXIT_OK
-
-
-def cmd_import(args: argparse.Namespace) -> int:
-    root = Path(args.root).resolve()
-    kb = load_knowledge_base(root)
-    path = Path(args.file)
-    plan = plan_import(root, kb, path, shown=_shown(path), lang=args.lang, accept_stale=args.accept_stale,
-                       source=args.source)
-    if not args.dry_run:
-        write_import(root, plan)
-    verb = "would write" if args.dry_run else "wrote"
-    name = f"{plan.language.english_name} ({plan.language.code})"
-    print(f"{_shown(path)}: {name}: {len(plan.changes)} translation(s) to write" if args.dry_run else
-          f"{_shown(path)}: {name}: {len(plan.changes)} translation(s) written")
-    after = {u.id: u for u in plan.after.units()}
-    for c in plan.changes:
-        variant = after[c.unit.id].text(plan.language.code)
-        where = f"{variant.pos.file}:{variant.pos.line}" if variant else c.unit.pos.file
-        detail = {"replaced": f"replaced the {plan.source} draft",
-                  "added": f"first {plan.language.code} text, status draft, source {plan.source}",
-                  "new canonical": f"new canonical draft (source {plan.source}); the published text stays as an alternative",
-                  "confirmed": "unchanged text confirmed against the English (translated_from updated)"}[c.action]
-        stale = "; recorded as translated from an OLDER English: shows as stale" if c.stale else ""
-        print(f"  {c.action:<13} {c.unit.id} ({c.unit.label})  {where}  {detail}{stale}")
-    if plan.fuzzy:
-        print(f"not imported: {len(plan.fuzzy)} edited entr{'y' if len(plan.fuzzy) == 1 else 'ies'} still marked "
-              f"fuzzy (remove the fuzzy flag once the translation matches the English):")
-        for unit, line in plan.fuzzy:
-            print(f"  {unit.id} ({unit.label})  {_shown(path)}:{line}")
-    changed_files = [f.path for f in plan.files if f.changed]
-    if changed_files:
-        print(f"{verb}: {', '.join(changed_files)}")
-    else:
-        print("no file changed: the knowledge base already holds every translation of this catalog")
-    if args.dry_run:
-        print("dry run: nothing was written")
-    return EXIT_OK
-
-
-def run(args: argparse.Namespace) -> int:
-    return args.po_run(args)
-
-
-def arguments(p: argparse.ArgumentParser) -> None:
-    sub = p.add_subparsers(dest="po_command", required=True, metavar="ACTION")
-    ex = sub.add_parser("export", help="write the PO catalog of one language",
-                        description="Write the gettext PO catalog of one language (one message per text unit).")
-    ex.add_argument("lang", help="the language code, e.g. de")
-    ex.add_argument("--output", "-o", help=f"the file to write (default: {default_catalog('LANG')}; - for standard output)")
-    ex.set_defaults(po_run=cmd_export)
-    im = sub.add_parser("import", help="write a translated PO catalog back into the YAML",
-                        description="Write the translations of a PO catalog into the YAML: only changed units, "
-                                    "every other byte stays; fuzzy entries are not imported.")
-    im.add_argument("file", help="the PO catalog, e.g. translations/de/rules.po")
-    im.add_argument("--lang", help="refuse the catalog unless it is for this language")
-    im.add_argument("--accept-stale", action="store_true",
-                    help="import translations made from an English that has changed since (they show as stale)")
-    im.add_argument("--source", help="the source (kind project) to credit (default: the only project source)")
-    im.add_argument("--dry-run", action="store_true", help="report what would change; write nothing")
-    im.set_defaults(po_run=cmd_import)

@@ -1,7 +1,7 @@
 """Rules releases over a `KnowledgeBase` (a domain module beside the link stage, used by render, the
 commands and the importers; pure, no I/O): which rule a
 number names in a given release, the English text a unit had in a release, and the answer
-to ``rulekb show 702.78 --release 2026-01-16``.
+to ``rulekb show 702.78 --release 2026-01-16`` and ``rulekb diff 702.78 2011-05-01 2026-01-16``.
 
 What the knowledge base can know about a release:
 - a release imported in full (``rules/releases/DATE.yaml``): every number of it is known, so
@@ -13,10 +13,11 @@ What the knowledge base can know about a release:
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 from typing import Mapping
 
-from .link import Moved, moves
+from .link import Moved, link, moves
 from .models import SOURCE_LANGUAGE, KnowledgeBase, Rule, Subrule, Unit, Variant
 from .refs import RuleNumber, parse_rule_number
 
@@ -33,6 +34,14 @@ def english_at(unit: Unit | None, release: str, rule_release: str | None = None)
     if release == rule_release and variants:
         return variants[0]
     return None
+
+
+def valid_release(text: str) -> bool:
+    """Whether `text` names a release: a date written YYYY-MM-DD."""
+    try:
+        return dt.date.fromisoformat(text).isoformat() == text
+    except ValueError:
+        return False
 
 
 def imported(kb: KnowledgeBase) -> tuple[str, ...]:
@@ -217,3 +226,85 @@ def english_versions(unit: Unit | None) -> tuple[tuple[tuple[str, ...], Variant]
         return ()
     found = [(v.releases, v) for v in unit.variants.get(SOURCE_LANGUAGE, ()) if v.releases]
     return tuple(sorted(found, key=lambda rv: rv[0][0]))
+
+
+def units_in(rule: Rule, release: str, letter: str | None = None) -> list[tuple[str, Unit]]:
+    """(label in that release, unit) of `rule` as it was in `release`: its title and text
+    (unless `letter` asks for one subrule) and its subrules by their letters then."""
+    number = rule.number_in(release)
+    base = number[0] if number else rule.number
+    out: list[tuple[str, Unit]] = []
+    for name, unit in (("title", rule.title), ("text", rule.text)):
+        if unit is not None and letter is None and english_at(unit, release, rule.release) is not None:
+            out.append((f"{base} {name}", unit))
+    subs = []
+    for sub in rule.subrules + rule.former_subrules:
+        sub_letter = sub.letters.get(release) or (sub.letter if release == rule.release and sub in rule.subrules else None)
+        if sub_letter is not None and (letter is None or sub_letter == letter):
+            subs.append((sub_letter, f"{base}{sub_letter}", sub.unit))
+    out += [(label, unit) for _, label, unit in sorted(subs, key=lambda s: s[0])]
+    return out
+
+
+@dataclass(frozen=True)
+class TextChange:
+    """One unit of a rule compared between two releases."""
+
+    unit_id: str
+    label: str            # its label in the older release ("OLD -> NEW" when its letter changed)
+    kind: str             # "changed" | "unchanged" | "added" | "removed"
+    before: str | None    # the English in the older release
+    after: str | None     # the English in the newer release
+
+
+@dataclass(frozen=True)
+class RuleDiff:
+    """A rule's English texts in two releases (``rulekb diff``)."""
+
+    rule: Rule
+    old: str
+    new: str
+    numbers: Mapping[str, str]      # release -> the rule's number in it ("?" when not known)
+    unknown: tuple[str, ...]        # releases of which the knowledge base has no text of the rule
+    changes: tuple[TextChange, ...]  # empty when `unknown` is not
+
+
+KINDS = ("changed", "unchanged", "added", "removed")
+
+
+def compare(kb: KnowledgeBase, number: str, old: str, new: str) -> RuleDiff | None:
+    """The English texts of the rule `number` names in release `old`, else in `new`, else today
+    (or in its number history), compared between the two releases; None when no rule has that
+    number. A subrule is followed by its identity, whatever its letter in each release (601.2e
+    of 2011 is 601.2f now)."""
+    meaning = numbering(kb, old).get(number) or numbering(kb, new).get(number)
+    if meaning is not None:
+        rule, subrule = meaning.rule, meaning.subrule
+    else:
+        found = link(kb).lookup(number)
+        if found is None:
+            return None
+        rule, subrule = found.target.rule, found.target.subrule
+    sides = {release: {unit.id: (label, unit) for label, unit in units_in(rule, release)
+                       if subrule is None or unit is subrule.unit}
+             for release in (old, new)}
+    newest = horizon(kb) or ""
+    numbers = {release: (rule.number_in(release) or ("?",))[0] if release <= newest else "?" for release in sides}
+    unknown = tuple(release for release, units in sides.items() if not units)
+    if unknown:
+        return RuleDiff(rule, old, new, numbers, unknown, ())
+    changes: list[TextChange] = []
+    for uid in list(sides[new]) + [uid for uid in sides[old] if uid not in sides[new]]:
+        old_label, unit = sides[old].get(uid) or sides[new][uid]
+        new_label = sides[new].get(uid, (None,))[0]
+        before, after = english_at(unit, old, rule.release), english_at(unit, new, rule.release)
+        if uid not in sides[new] or after is None:
+            label = old_label if new_label in (None, old_label) else f"{old_label} -> {new_label}"
+            changes.append(TextChange(uid, label, "removed", before.text if before else None, None))
+        elif uid not in sides[old] or before is None:
+            changes.append(TextChange(uid, new_label, "added", None, after.text))
+        else:
+            label = old_label if new_label in (None, old_label) else f"{old_label} -> {new_label}"
+            kind = "unchanged" if before.text == after.text else "changed"
+            changes.append(TextChange(uid, label, kind, before.text, after.text))
+    return RuleDiff(rule, old, new, numbers, (), tuple(changes))

@@ -1,17 +1,11 @@
-"""The `rulekb check` command (stage: check + report), kept out of `cli` so that the CLI stays thin.
+"""`rulekb check`: the translation QA (load -> validate -> link -> check -> report) and its
+report on standard output, in a file or, with ``--reports DIR``, in every format at once.
 
     rulekb check [--lang L] [--format text|json|junit|html] [--output FILE] [--profile NAME]
     rulekb check --reports DIR      (every format from one run: DIR/qa.txt, qa.json, qa.xml, qa.html)
 
 Exit code 0 when no error-severity finding remains after the waivers, 1 when one does, 2 when
 the data (knowledge base, termbase, waivers) does not load or an option is wrong.
-
-Speed on the whole rules (benchmarks/bench.py, target 2 s on two cores): both cores work from
-the start — the language model loads in a helper process (`rulekb.langid`), a child process
-reads a part of the YAML (`load_knowledge_base`), both started before the command's modules
-are imported when run as the ``rulekb`` command or ``python -m rulekb`` (`rulekb.early`); the checks run in two
-processes (`run_checks`), and the JSON report is written without the json module's slow
-indenting encoder (`report.json_text`).
 """
 
 from __future__ import annotations
@@ -22,12 +16,14 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ..validate import load_knowledge_base
-from . import PROFILE_HELP, profiles, run_checks
-from ..langid import model_helper, preload
+from ..exitcodes import Exit
+from .common import Command, Failure, project_root
+
+REPORT_FILES = (("text", "qa.txt"), ("json", "qa.json"), ("junit", "qa.xml"), ("html", "qa.html"))  # --reports DIR
 
 
 def arguments(p: argparse.ArgumentParser) -> None:
+    from ..check import PROFILE_HELP, profiles
     from ..report import FORMATS
     names = ", ".join(f"{name} ({PROFILE_HELP.get(name, 'the ' + name + ' checks')})" for name in profiles())
     p.add_argument("--lang", action="append", metavar="L",
@@ -37,9 +33,6 @@ def arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--reports", metavar="DIR",
                    help="write the report in every format from one run: DIR/qa.txt, qa.json, qa.xml (JUnit), qa.html")
     p.add_argument("--profile", default="full", metavar="NAME", help=f"which checks to run: {names}")
-
-
-REPORT_FILES = (("text", "qa.txt"), ("json", "qa.json"), ("junit", "qa.xml"), ("html", "qa.html"))  # --reports DIR
 
 
 def _write(path: Path, text: str) -> None:
@@ -56,9 +49,14 @@ def _write(path: Path, text: str) -> None:
         raise
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Exit:
+    from ..check import profiles, run_checks
+    from ..langid import model_helper, preload
     from ..report import render
-    root = Path(args.root).resolve()
+    from ..validate import load_knowledge_base
+    if args.reports and args.output:
+        raise Failure("--reports writes every format itself; give --reports DIR or --output FILE, not both")
+    root = project_root(args)
     language = any(code.startswith("language.") for code in profiles().get(args.profile, ()))
     # The language model loads on the other core while the knowledge base loads: in a helper
     # process (ended when the checks are done), else in a thread of this process.
@@ -67,24 +65,22 @@ def run(args: argparse.Namespace) -> int:
             preload()
         kb = load_knowledge_base(root)
         result = run_checks(kb, root, profile=args.profile, langs=args.lang)
+    code = Exit(result.exit_code)
+    summary = (f"{result.summary['findings']} findings ({result.summary['errors']} errors), "
+               f"{len(result.waived)} waived; exit code {result.exit_code}")
     if args.reports:
-        if args.output:
-            print("error: --reports writes every format itself; give --reports DIR or --output FILE, not both",
-                  file=sys.stderr)
-            return 2
         folder = Path(args.reports)
         for fmt, name in REPORT_FILES:
             _write(folder / name, render(result, kb, fmt))
-        print(f"wrote {', '.join(str(folder / name) for _, name in REPORT_FILES)}: {result.summary['findings']} findings "
-              f"({result.summary['errors']} errors), {len(result.waived)} waived; exit code {result.exit_code}",
-              file=sys.stderr)
-        return result.exit_code
+        print(f"wrote {', '.join(str(folder / name) for _, name in REPORT_FILES)}: {summary}", file=sys.stderr)
+        return code
     text = render(result, kb, args.format)
     if args.output:
         _write(Path(args.output), text)
-        errors = result.summary["errors"]
-        print(f"wrote {args.output}: {result.summary['findings']} findings ({errors} errors), "
-              f"{len(result.waived)} waived; exit code {result.exit_code}", file=sys.stderr)
+        print(f"wrote {args.output}: {summary}", file=sys.stderr)
     else:
         sys.stdout.write(text)
-    return result.exit_code
+    return code
+
+
+COMMAND = Command("check", "translation QA: run the checks, report findings (exit 1 on errors)", arguments, run)
