@@ -489,3 +489,55 @@ def test_moves_are_the_same_when_the_older_release_is_imported_later(full, share
     found = pairs(load_knowledge_base(root), RELEASES[:2])
     assert ("306.7b", "2009-07-11", "606.5", "2011-05-01") in found
     assert found == pairs(full[2], RELEASES[:2])
+
+
+# ---------------------------------------------------------------- quirks and incomplete files
+
+
+def test_a_number_twice_is_one_unit_with_both_texts_of_that_release(tmp_path):
+    """702.30d of 2009-09-04 and 501.2 of 2006-05-01: the second text of a number is a second
+    English version of the same unit in the same release, never dropped."""
+    text = SYNTHETIC[0].read_text("utf-8")
+    text = text.replace("702.2b A creature", "702.2a A creature", 1)
+    text = text.replace("702.1. Most abilities", "100.2. Most abilities", 1)   # 100.2 in section 702 too
+    root = data_copy(tmp_path / "kb")
+    report = import_release(root, write(tmp_path / "twice.txt", text, "utf-8", "\n")).reports[0]
+    assert sum("appears twice" in w.message for w in report.warnings) == 2
+    kb = load_knowledge_base(root)
+    numbers = numbering(kb, "2030-01-01")
+    deathtouch_a = numbers["702.2a"].subrule.unit
+    texts = [v.text for v in deathtouch_a.variants[SOURCE_LANGUAGE] if "2030-01-01" in v.releases]
+    assert texts[0] == "Deathtouch is a static ability." and texts[1].startswith("A creature with toughness")
+    to_play = numbers["100.2"].rule.text
+    texts = [v.text for v in to_play.variants[SOURCE_LANGUAGE] if "2030-01-01" in v.releases]
+    assert texts[0].startswith("To play") and texts[1].startswith("Most abilities")
+    assert "702.1" not in numbers
+    assert import_release(root, write(tmp_path / "twice.txt", text, "utf-8", "\n")).changed == ()
+
+
+def test_a_glossary_term_without_definition_is_imported(tmp_path):
+    text = SYNTHETIC[0].read_text("utf-8")
+    cut = text[: text.index("Retrace\nA keyword") + len("Retrace")]   # the archive's 2013-02-01 stops so
+    root = data_copy(tmp_path / "kb")
+    report = import_release(root, write(tmp_path / "cut.txt", cut, "utf-8", "\n")).reports[0]
+    assert any("stops inside the glossary" in w.message for w in report.warnings)
+    terms = {g.term.text(SOURCE_LANGUAGE).text: g for g in load_knowledge_base(root).glossary}
+    assert english_at(terms["Retrace"].term, "2030-01-01") is not None
+    assert english_at(terms["Retrace"].definition, "2030-01-01") is None
+
+
+@pytest.mark.parametrize("make, fragment", [
+    (lambda t, n: t[: t.index("702.3a Retrace") + 40], "before its glossary and credits"),   # cut short
+    (lambda t, n: t + n, "a second effective date, 2031-06-01"),                              # cat a b
+    (lambda t, n: t + t, "holds a second release"),                                           # cat a a
+])
+def test_an_incomplete_or_double_release_is_refused_over_a_full_import(synthetic, tmp_path, capsys, make, fragment):
+    """Issue 20: the first 100 KB of a release, or two releases in one file, imported over the
+    full import of that release: exit 2 with file:line and the reason, nothing written."""
+    text, following = SYNTHETIC[0].read_text("utf-8"), SYNTHETIC[1].read_text("utf-8")
+    bad = write(tmp_path / "bad.txt", make(text, following), "utf-8", "\n")
+    before = rules_digest(synthetic)
+    assert main(["--root", str(synthetic), "import", "cr", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert f"{bad}:" in err and fragment in err and "Traceback" not in err
+    assert rules_digest(synthetic) == before

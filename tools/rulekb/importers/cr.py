@@ -415,6 +415,7 @@ class Merge:
                 data = tree.files[rule.file]
             self.states[rule.id] = RuleState.of(rule, data)
         self.paths = set(tree.files)
+        self.repeated: list[crtext.ParsedRule] = []
 
     # -- identity
 
@@ -447,10 +448,18 @@ class Merge:
         return known, subs
 
     def _incoming(self) -> list[tuple[identity.Incoming, Any]]:
+        """The release's sections and rules in order, for identity. A number the release gives
+        twice (501.2 in sections 501 and 510 of 2006-05-01) is matched once: the second is kept
+        in `self.repeated` and merged as a second text of the same rule in this release."""
         out = []
         order = 0
         by_section: dict[str, list[crtext.ParsedRule]] = {}
+        seen: set[str] = set()
         for rule in self.release.rules:
+            if rule.number in seen:
+                self.repeated.append(rule)
+                continue
+            seen.add(rule.number)
             by_section.setdefault(rule.section, []).append(rule)
         for section in self.release.sections:
             out.append((identity.Incoming(section.number, section.title, "\n".join(section.lines), (), order), section))
@@ -510,6 +519,7 @@ class Merge:
         matched = new = 0
         renumbered = []
         section_id = ""
+        number_ids: dict[str, str] = {}                    # number in this release -> rule id
         ended: list[tuple[str, str, str]] = []             # (unit id, number, text): gone from this release
         started: list[tuple[str, str, str, str]] = []      # (rule id, unit key, number, text): new in it
         for (inc, item), rid in zip(incoming, ids):
@@ -532,6 +542,7 @@ class Merge:
             state = self.states[rid]
             state.matched = True
             state.facts[self.date] = inc.number
+            number_ids[inc.number] = rid
             if isinstance(item, crtext.Section):
                 section_id = rid
                 add_text(state.unit("title"), item.title, self.date, self.release_sources, self.counts)
@@ -546,6 +557,8 @@ class Merge:
                     started.append((rid, "text", inc.number, item.text))
             kept = self._subrules(state, item, keys, started)
             ended += [(f"{rid}.{key}", f"{before}{letter}", text) for key, letter, text in keys if key not in kept]
+        for rule in self.repeated:
+            self._repeated(self.states[number_ids[rule.number]], rule)
         unmatched = set(known_subs) - {rid for rid in ids if rid is not None}
         for k in known:
             if k.id in unmatched and not k.is_section:
@@ -566,9 +579,21 @@ class Merge:
                   started: list[tuple[str, str, str, str]]) -> set[str]:
         """Merge the subrules of a matched or new rule; the keys of the known subrules that the
         release still has. New subrules are added to `started`."""
-        found = identity.match_subrules(keys, [(s.letter, s.text) for s in rule.subrules])
+        firsts: dict[str, int] = {}
+        for i, sub in enumerate(rule.subrules):
+            firsts.setdefault(sub.letter, i)
+        unique = [sub for i, sub in enumerate(rule.subrules) if firsts[sub.letter] == i]
+        matched = dict(zip((s.letter for s in unique),
+                           identity.match_subrules(keys, [(s.letter, s.text) for s in unique])))
         existing = set((state.data.get("subrules") or {}).keys()) | set(state.letters)
-        for sub, key in zip(rule.subrules, found):
+        found: list[str | None] = []
+        given: dict[str, str] = {}   # letter -> key given in this release
+        for sub in rule.subrules:
+            if sub.letter in given:  # a letter twice (702.30d of 2009-09-04): a second text of the same subrule
+                add_text(state.subrule(given[sub.letter]), sub.text, self.date, self.release_sources, self.counts)
+                continue
+            key = matched[sub.letter]
+            found.append(key)
             if key is None:
                 key = sub.letter
                 n = 2
@@ -577,9 +602,26 @@ class Merge:
                     n += 1
                 existing.add(key)
                 started.append((state.id, key, f"{rule.number}{sub.letter}", sub.text))
+            given[sub.letter] = key
             add_text(state.subrule(key), sub.text, self.date, self.release_sources, self.counts)
             state.letters.setdefault(key, {})[self.date] = sub.letter
         return {key for key in found if key is not None}
+
+    def _repeated(self, state: RuleState, rule: crtext.ParsedRule) -> None:
+        """A rule whose number the release gave before: its texts are second texts of that
+        rule in this release (the parser warned); its subrules join the rule's by letter."""
+        name = "title" if rule.title else "text"
+        add_text(state.unit(name), rule.title or rule.text or "", self.date, self.release_sources, self.counts)
+        given = {per[self.date]: key for key, per in state.letters.items() if self.date in per}
+        for sub in rule.subrules:
+            key = given.get(sub.letter)
+            if key is None:
+                key, n = sub.letter, 2
+                while key in (state.data.get("subrules") or {}) or key in state.letters:
+                    key, n = f"{sub.letter}-{n}", n + 1
+                given[sub.letter] = key
+                state.letters.setdefault(key, {})[self.date] = sub.letter
+            add_text(state.subrule(key), sub.text, self.date, self.release_sources, self.counts)
 
     def _moves(self, ended: list[tuple[str, str, str]], started: list[tuple[str, str, str, str]]) -> None:
         """Texts that moved to another rule (`identity.match_moves`): the newer unit records the
@@ -640,7 +682,8 @@ class Merge:
                 lists.setdefault(f"{GLOSSARY_DIR}/{initial}.yaml", []).append(datas[gid])
             data = datas[gid]
             add_text(data["term"], item.term, self.date, self.release_sources, self.counts)
-            add_text(data["definition"], item.definition, self.date, self.release_sources, self.counts)
+            if item.lines:  # a term without a definition (2013-02-01 stops after one) has none to add
+                add_text(data["definition"], item.definition, self.date, self.release_sources, self.counts)
         for path, items in lists.items():
             for data in items:
                 for name in ("term", "definition"):

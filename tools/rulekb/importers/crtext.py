@@ -5,14 +5,35 @@ The official text files come in several encodings (ASCII, UTF-8 with or without 
 UTF-16 LE/BE with or without BOM) and line ends (CRLF, bare CR, LF, mixed); `decode` sniffs
 the encoding and `parse_release` normalises the line ends and reads:
 
-- the effective date ("These rules are effective as of May 1, 2011.");
+- the front matter (title, date, introduction, contents), kept as it is;
+- the effective date ("These rules are effective as of May 1, 2011."; before 2009 "These rules
+  are current as of October 1, 2008.");
 - chapters ("7. Additional Rules"), sections ("702. Keyword Abilities"), rules ("702.81.
   Retrace", "400.2 Public zones ..." without the dot as in 2009), subrules ("702.81a ...");
 - the lines that follow a rule or subrule without a number of their own ("Example: ..." and
-  indented continuation lines) belong to it, in order;
-- the glossary (a term line, then its definition lines, entries separated by blank lines).
+  indented or hard-wrapped continuation lines) belong to it, in order;
+- the glossary (a term line, then its definition lines, entries separated by blank lines;
+  an indented paragraph after a blank line continues the entry above, as in 2003);
+- the credits, kept as they are.
 
-Every problem names the file and line and says how to fix it; nothing is dropped silently.
+Every line of the file ends up in one of these places (each records the line numbers it took).
+
+The official releases have quirks of their time; each is read as the text says, with a warning
+naming the line and what was assumed, never a dropped line:
+- a number out of order or outside its section or rule (419.8 in section 200, 432.2b after
+  423.2a) stays where the text puts it and keeps its own number;
+- a number twice (702.30d of 2009-09-04) keeps both texts, in order;
+- no space after a number's dot ("901.4.All plane ...") or two ("201.3.  Some cards");
+- a subrule without its rule's number ("306.b" in 306.3);
+- a reference at the start of a hard-wrapped continuation line ("See rule" / "212.4,
+  "Enchantments.")" or "103.4. If a player ..." after a line that ends mid-sentence, where
+  the number does not continue the rules before it) is a continuation line;
+- a glossary term without a definition line;
+- a file whose effective date differs from the date in its name (the text is the authority).
+
+What is refused (`DataError`, file:line and the reason): a text with no numbered rules (not a
+rules release), a release that stops before its glossary (a cut file), a file that holds a second
+release (rules, a glossary or credits after its credits) or a second, different effective date.
 """
 
 from __future__ import annotations
@@ -20,22 +41,32 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..diagnostics import DataError, Problem
 from ..refs import SUBRULE_LETTERS
 
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
           "October", "November", "December")
-EFFECTIVE = re.compile(r"effective as of (" + "|".join(MONTHS) + r") ([0-9]{1,2}), ([0-9]{4})")
+# "effective as of May 1, 2011"; "current as of October 1, 2008" before 2009; "June18, 2021" (sic)
+EFFECTIVE = re.compile(r"\b(effective|current) as of (" + "|".join(MONTHS) + r") ?([0-9]{1,2}),? ([0-9]{4})")
+FILE_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
 
 CHAPTER = re.compile(r"^([1-9])\. (\S.*)$")
 SECTION = re.compile(r"^([1-9][0-9]{2})\. (\S.*)$")
-# "702. 37a Storm ..." (2009): a stray space inside a number is read, with a warning.
-RULE = re.compile(r"^([1-9][0-9]{2})\.(?:([1-9][0-9]{0,2})\.?|( )([1-9][0-9]{0,2})\.) (\S.*)$")
-SUBRULE = re.compile(r"^([1-9][0-9]{2})\.( ?)([1-9][0-9]{0,2})([a-z])\.? (\S.*)$")
+# "702.81. Retrace", "400.2 Public zones" (2009, no dot), "702. 37a Storm" (2009: a stray space),
+# "201.3.  Some cards" (two spaces), "901.4.All plane" (no space)
+RULE = re.compile(r"^([1-9][0-9]{2})\.( ?)([1-9][0-9]{0,2})(\.?)( +|(?<=\.)(?=[A-Z“\"]))(\S.*)$")
+SUBRULE = re.compile(r"^([1-9][0-9]{2})\.( ?)([1-9][0-9]{0,2})([a-z])(\.?)( +)(\S.*)$")
+# "306.b If an effect ..." (2008-10-01): a subrule letter without its rule's number
+LETTER_ONLY = re.compile(r"^([1-9][0-9]{2})\.([a-z])\.? +(\S.*)$")
 NUMBERISH = re.compile(r"^[0-9]{3}\.[0-9]")
 HEADING_END = re.compile(r"[.!?:;\"”’')\]]$")
+# the end of a sentence (or of a quotation, a parenthesis) at the end of a line
+SENTENCE_END = re.compile(r"[.!?:;\"”’)\]]$")
+# a line that ends by leading into a rule number: "(See rule", "rules 409.1b and"
+LEADS_INTO_NUMBER = re.compile(r"\b(rule|rules|see|and|or|through|to)$", re.IGNORECASE)
+GLOSSARY, CREDITS = "Glossary", "Credits"
 
 
 @dataclass(frozen=True)
@@ -52,14 +83,16 @@ class Section:
     chapter: str     # "7"
     line: int
     lines: tuple[str, ...] = ()  # unnumbered lines right after the heading (rare)
+    lines_at: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
 class ParsedSubrule:
     letter: str                  # "a"
-    number: str                  # "702.81a"
+    number: str                  # "702.81a": as the text gives it (432.2b under 423.2 in 2006-10-01)
     lines: tuple[str, ...]       # its own text first, then its example and continuation lines
     line: int
+    lines_at: tuple[int, ...] = ()   # the line number of each of `lines`
 
     @property
     def text(self) -> str:
@@ -68,11 +101,12 @@ class ParsedSubrule:
 
 @dataclass(frozen=True)
 class ParsedRule:
-    number: str                  # "702.81"
-    section: str                 # "702"
+    number: str                  # "702.81": as the text gives it
+    section: str                 # the section the text puts it in ("510" for 501.2 of 2006-05-01)
     lines: tuple[str, ...]
     subrules: tuple[ParsedSubrule, ...]
     line: int
+    lines_at: tuple[int, ...] = ()
 
     @property
     def title(self) -> str | None:
@@ -89,8 +123,9 @@ class ParsedRule:
 @dataclass(frozen=True)
 class GlossaryItem:
     term: str
-    lines: tuple[str, ...]       # the definition, one item per line
+    lines: tuple[str, ...]       # the definition, one item per line (none: a term without one)
     line: int
+    lines_at: tuple[int, ...] = ()
 
     @property
     def definition(self) -> str:
@@ -109,6 +144,9 @@ class Release:
     rules: tuple[ParsedRule, ...]
     glossary: tuple[GlossaryItem, ...]
     warnings: tuple[Problem, ...] = ()
+    front: tuple[tuple[int, str], ...] = field(default=(), compare=False)    # (line, text) before the rules
+    credits: tuple[tuple[int, str], ...] = field(default=(), compare=False)  # (line, text) from "Credits" on
+    glossary_at: int | None = field(default=None, compare=False)             # the line of "Glossary"
 
     def numbered_lines(self) -> int:
         return len(self.chapters) + len(self.sections) + len(self.rules) + sum(len(r.subrules) for r in self.rules)
@@ -191,15 +229,20 @@ def line_endings(text: str) -> tuple[str, str]:
     return text.replace("\r\n", "\n").replace("\r", "\n"), what
 
 
-def effective_date(text: str) -> str | None:
-    match = EFFECTIVE.search(text)
-    if match is None:
-        return None
-    month, day, year = match.groups()
+def _date(month: str, day: str, year: str) -> str | None:
     try:
         return dt.date(int(year), MONTHS.index(month) + 1, int(day)).isoformat()
     except ValueError:
         return None
+
+
+def effective_date(text: str) -> str | None:
+    """The first effective (or, before 2009, "current as of") date the text states."""
+    for match in EFFECTIVE.finditer(text):
+        date = _date(*match.groups()[1:])
+        if date is not None:
+            return date
+    return None
 
 
 # ---------------------------------------------------------------- parsing
@@ -210,12 +253,14 @@ class _Unit:
     number: str
     lines: list[str]
     line: int
+    at: list[int]
+    letter: str = ""
 
 
 @dataclass
 class _Rule(_Unit):
-    section: str
-    subrules: list[_Unit]
+    section: str = ""
+    subrules: list[_Unit] = field(default_factory=list)
 
 
 def read_release(data: bytes, path: str) -> Release:
@@ -224,24 +269,44 @@ def read_release(data: bytes, path: str) -> Release:
     return parse_release(text, path, encoding=encoding, sha256=hashlib.sha256(data).hexdigest())
 
 
-def parse_release(text: str, path: str, encoding: str = "utf-8", sha256: str = "") -> Release:
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    text, endings = line_endings(text)
-    problems: list[Problem] = []
-    warnings: list[Problem] = []
-    if "\x00" in text:
-        line = text[: text.index("\x00")].count("\n") + 1
-        raise DataError([Problem(path, line, 1, "the text holds NUL characters (a UTF-16 file read as 8-bit?)",
-                                 "convert the file to UTF-8 and import it again")])
-    lines = [line.rstrip() for line in text.split("\n")]
-    first_rule = next((i for i, line in enumerate(lines) if RULE.match(line.strip())), None)
+def _dates(lines: list[str], path: str, warnings: list[Problem]) -> str | None:
+    """The effective date; a second, different one is refused (two releases in one file?)."""
+    first: tuple[int, str] | None = None
+    for i, line in enumerate(lines):
+        if " as of " not in line:
+            continue
+        for match in EFFECTIVE.finditer(line):
+            kind, month, day, year = match.groups()
+            date = _date(month, day, year)
+            if date is None:
+                continue
+            if first is None:
+                first = (i, date)
+                if kind == "current":
+                    warnings.append(Problem(path, i + 1, 1, f"'current as of' read as the effective date {date}",
+                                            "kept; releases before 2009 say 'current as of'"))
+            elif date != first[1]:
+                raise DataError([Problem(path, i + 1, match.start() + 1,
+                                         f"a second effective date, {date}, differs from {first[1]} (line {first[0] + 1}): "
+                                         "the file holds two releases, or a corrupted one",
+                                         "import each release from its own, whole file")])
+    if first is not None:
+        named = FILE_DATE.search(path.replace("\\", "/").rsplit("/", 1)[-1])
+        if named and named.group(0) != first[1]:
+            warnings.append(Problem(path, first[0] + 1, 1, f"the file's name says {named.group(0)}, its text "
+                                    f"{first[1]}: read as the release of {first[1]}",
+                                    "kept; the text is the authority, the file name stays where it came from"))
+    return first[1] if first else None
+
+
+def _find_start(lines: list[str], path: str) -> int:
+    first_rule = next((i for i, line in enumerate(lines) if RULE.match(line)), None)
     if first_rule is None:
         raise DataError([Problem(path, 1, 1, "no numbered rule ('100.1. ...') found: this is not a Comprehensive Rules text release",
                                  "import the text (.txt) version of the Comprehensive Rules")])
     start = first_rule
     for i in range(first_rule - 1, -1, -1):
-        stripped = lines[i].strip()
+        stripped = lines[i]
         if CHAPTER.match(stripped):
             start = i
             break
@@ -249,128 +314,249 @@ def parse_release(text: str, path: str, encoding: str = "utf-8", sha256: str = "
             break
         if SECTION.match(stripped):
             start = i
-    glossary_at = next((i for i in range(start, len(lines)) if lines[i].strip() == "Glossary"), None)
-    credits_at = next((i for i in range((glossary_at or start), len(lines)) if lines[i].strip() == "Credits"), len(lines))
-    body_end = glossary_at if glossary_at is not None else credits_at
+    return start
 
+
+def _last_text(lines: list[str], end: int) -> tuple[int, str]:
+    i = end - 1
+    while i > 0 and not lines[i]:
+        i -= 1
+    return i, lines[i]
+
+
+def parse_release(text: str, path: str, encoding: str = "utf-8", sha256: str = "") -> Release:
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    text, endings = line_endings(text)
+    if "\x00" in text:
+        before = text[: text.index("\x00")]
+        raise DataError([Problem(path, before.count("\n") + 1, len(before) - before.rfind("\n"),
+                                 "the text holds NUL characters (a UTF-16 file read as 8-bit?)",
+                                 "convert the file to UTF-8 and import it again")])
+    raw = text.split("\n")
+    lines = [line.strip() for line in raw]  # `raw` for the indentation of glossary paragraphs
+    warnings: list[Problem] = []
+    start = _find_start(lines, path)
+    effective = _dates(lines, path, warnings)
+    glossary_at = next((i for i in range(start, len(lines)) if lines[i] == GLOSSARY), None)
+    if glossary_at is None:
+        i, last = _last_text(lines, len(lines))
+        raise DataError([Problem(path, i + 1, 1, f"the release stops at line {i + 1} ('{last[:60]}') before its "
+                                 "glossary and credits: the file is incomplete (cut short?)",
+                                 "import the whole release file (it ends with the glossary and the credits)")])
+    credits_at = next((i for i in range(glossary_at, len(lines)) if lines[i] == CREDITS), None)
+    if credits_at is None:
+        i, last = _last_text(lines, len(lines))
+        warnings.append(Problem(path, i + 1, 1, f"the file stops inside the glossary at line {i + 1} ('{last[:40]}'), "
+                                "before the credits: its rules are whole, its glossary is not",
+                                "kept; the glossary terms after this line are not in the file"))
+        credits_at = len(lines)
+    _second_release(lines, credits_at, path)
+    problems: list[Problem] = []
+    chapters, sections, rules = _body(lines, start, glossary_at, path, problems, warnings)
+    glossary = _glossary(lines, raw, glossary_at + 1, credits_at, path, warnings)
+    if problems:
+        raise DataError(problems)
+    front = tuple((i + 1, lines[i]) for i in range(start) if lines[i])
+    credits = tuple((i + 1, lines[i]) for i in range(glossary_at, len(lines))
+                    if lines[i] and (i >= credits_at or i == glossary_at))
+    return Release(path, effective, encoding, endings, sha256, tuple(chapters), sections, rules, glossary,
+                   tuple(warnings), front, credits, glossary_at + 1)
+
+
+def _second_release(lines: list[str], credits_at: int, path: str) -> None:
+    """After the credits there is nothing of a release: a rule, a glossary, more credits."""
+    for i in range(credits_at + 1, len(lines)):
+        s = lines[i]
+        if s in (GLOSSARY, CREDITS) or SECTION.match(s) or RULE.match(s) or SUBRULE.match(s):
+            raise DataError([Problem(path, i + 1, 1, f"'{s[:60]}' after the credits (line {credits_at + 1}): the file "
+                                     "holds a second release or part of one",
+                                     "import each release from its own, whole file")])
+
+
+def _body(lines: list[str], start: int, end: int, path: str, problems: list[Problem],
+          warnings: list[Problem]) -> tuple[list[Chapter], tuple[Section, ...], tuple[ParsedRule, ...]]:
     chapters: list[Chapter] = []
     sections: list[Section] = []
-    section_lines: dict[str, list[str]] = {}
+    section_lines: dict[str, tuple[list[str], list[int]]] = {}
     rules: list[_Rule] = []
     seen: dict[str, int] = {}
     chapter = ""
     section = ""
     current: _Unit | None = None  # where unnumbered lines go
-    current_is_section = False
 
-    def problem(i: int, message: str, hint: str) -> None:
-        problems.append(Problem(path, i + 1, 1, message, hint))
+    def warn(i: int, message: str, hint: str = "kept as the text has it") -> None:
+        warnings.append(Problem(path, i + 1, 1, message, hint))
 
-    def first_seen(number: str, i: int) -> bool:
+    def twice(number: str, i: int) -> None:
         if number in seen:
-            problem(i, f"{number} appears twice (first at line {seen[number] + 1})",
-                    "a number names one rule: correct the number in the file, then import it again")
-            return False
-        seen[number] = i
-        return True
+            warn(i, f"{number} appears twice (first at line {seen[number] + 1}): both texts kept, in order",
+                 "kept; the second is a second text of the same number in this release")
+        else:
+            seen[number] = i
 
-    for i in range(start, body_end):
-        raw = lines[i]
-        s = raw.strip()
+    def last_rule() -> _Rule | None:
+        return rules[-1] if rules and rules[-1].section == section else None
+
+    def fits(kind: str, m: re.Match[str]) -> bool:
+        """Does the number continue the rules before it (the next section, rule or subrule)?"""
+        if kind == "section":
+            return not section or int(m.group(1)) > int(section)
+        if kind == "chapter":
+            return not chapter or int(m.group(1)) == int(chapter) + 1
+        rule = last_rule()
+        if m.group(1) != section:
+            return False
+        if kind == "rule":
+            return rule is None or int(m.group(3)) > int(rule.number.split(".")[1])
+        if rule is None or rule.number != f"{m.group(1)}.{m.group(3)}":
+            return False
+        return not rule.subrules or SUBRULE_LETTERS.index(m.group(4)) > SUBRULE_LETTERS.index(rule.subrules[-1].letter)
+
+    def add_line(i: int, s: str) -> None:
+        if current is not None:
+            current.lines.append(s)
+            current.at.append(i + 1)
+        elif section:
+            section_lines[section][0].append(s)
+            section_lines[section][1].append(i + 1)
+        else:
+            problems.append(Problem(path, i + 1, 1, f"text before the first section: '{s[:60]}'",
+                                    "the rules start with a chapter ('1. Game Concepts') and a section ('100. General')"))
+
+    previous = ""  # the line before, "" when blank
+    for i in range(start, end):
+        s = lines[i]
+        before, previous = previous, s
         if not s:
             continue
+        kind, m = None, None
         if m := SUBRULE.match(s):
-            sec, space, rule_no, letter, rest = m.groups()
+            kind = "subrule"
+        elif m := RULE.match(s):
+            kind = "rule"
+        elif m := SECTION.match(s):
+            kind = "section"
+        elif m := CHAPTER.match(s):
+            kind = "chapter"
+        if kind is not None and m is not None and before and not SENTENCE_END.search(before) and current is not None \
+                and (LEADS_INTO_NUMBER.search(before) or not fits(kind, m)):
+            warn(i, f"'{s[:30]}' after a line that ends mid-sentence ('…{before[-25:]}'): read as a continuation "
+                 "line (a reference), not a new number", "kept as a line of the text above")
+            add_line(i, s)
+            continue
+        if kind == "subrule" and m is not None:
+            sec, space, rule_no, letter, dot, spaces, rest = m.groups()
             number = f"{sec}.{rule_no}{letter}"
             if space:
-                warnings.append(Problem(path, i + 1, 1, f"'{s[:12]}' has a space inside the number; read as {number}",
-                                        "kept; the official file has this typo"))
-            parent = f"{sec}.{rule_no}"
+                warn(i, f"'{s[:12]}' has a space inside the number; read as {number}")
+            if len(spaces) > 1:
+                warn(i, f"{len(spaces)} spaces after {number}; read as one")
             if letter not in SUBRULE_LETTERS:
-                problem(i, f"subrule {number}: the rules never use the letter '{letter}'",
-                        "subrules skip 'l' and 'o'; correct the letter")
+                problems.append(Problem(path, i + 1, 1, f"subrule {number}: the rules never use the letter '{letter}'",
+                                        "subrules skip 'l' and 'o'; correct the letter"))
                 continue
-            if not rules or rules[-1].number != parent:
-                problem(i, f"subrule {number} is not under its rule {parent} "
-                        f"(the rule before it is {rules[-1].number if rules else 'none'})",
-                        f"add the line '{parent}. ...' before it or correct the number")
+            rule = last_rule()
+            if rule is None:
+                problems.append(Problem(path, i + 1, 1, f"subrule {number} comes before any rule of section {section or '(none)'}",
+                                        f"add the line '{sec}.{rule_no}. ...' before it or correct the number"))
                 continue
-            if not first_seen(number, i):
-                continue
-            subs = rules[-1].subrules
-            if subs and SUBRULE_LETTERS.index(letter) <= SUBRULE_LETTERS.index(subs[-1].number[-1]):
-                warnings.append(Problem(path, i + 1, 1, f"subrule {number} follows {subs[-1].number}: out of order",
-                                        "kept as it is; check the release file"))
-            current = _Unit(number, [rest], i + 1)
-            subs.append(current)
-            current_is_section = False
-        elif m := RULE.match(s):
-            sec, rule_no, space, spaced_no, rest = m.groups()
-            rule_no = rule_no or spaced_no
+            if rule.number != f"{sec}.{rule_no}":
+                warn(i, f"subrule {number} is under rule {rule.number} (after "
+                     f"{rule.subrules[-1].number if rule.subrules else rule.number}): kept there, with its own number")
+            elif rule.subrules and number != rule.subrules[-1].number and \
+                    SUBRULE_LETTERS.index(letter) <= SUBRULE_LETTERS.index(rule.subrules[-1].letter):
+                warn(i, f"subrule {number} follows {rule.subrules[-1].number}: out of order")
+            twice(number, i)
+            current = _Unit(number, [rest], i + 1, [i + 1], letter)
+            rule.subrules.append(current)
+        elif kind == "rule" and m is not None:
+            sec, space, rule_no, dot, spaces, rest = m.groups()
             number = f"{sec}.{rule_no}"
             if space:
-                warnings.append(Problem(path, i + 1, 1, f"'{s[:12]}' has a space inside the number; read as {number}",
-                                        "kept; the official file has this typo"))
+                warn(i, f"'{s[:12]}' has a space inside the number; read as {number}")
+            if not spaces:
+                warn(i, f"no space after '{number}.': read as rule {number}, '{rest[:30]}'")
+            elif len(spaces) > 1:
+                warn(i, f"{len(spaces)} spaces after {number}{dot}; read as one")
+            if not section:
+                problems.append(Problem(path, i + 1, 1, f"rule {number} comes before any section",
+                                        f"add the heading line '{sec}. ...' before it or correct the number"))
+                continue
+            rule = last_rule()
             if sec != section:
-                problem(i, f"rule {number} is not under its section {sec} (the section before it is {section or 'none'})",
-                        f"add the heading line '{sec}. ...' before it or correct the number")
-                continue
-            if not first_seen(number, i):
-                continue
-            if rules and rules[-1].section == sec and int(rule_no) <= int(rules[-1].number.split(".")[1]):
-                warnings.append(Problem(path, i + 1, 1, f"rule {number} follows {rules[-1].number}: out of order",
-                                        "kept as it is; check the release file"))
-            current = _Rule(number, [rest], i + 1, sec, [])
+                warn(i, f"rule {number} is in section {section} (after {rule.number if rule else section}): "
+                     "kept there, with its own number")
+            elif rule is not None and int(rule_no) <= int(rule.number.split(".")[1]):
+                warn(i, f"rule {number} follows {rule.number}: out of order")
+            twice(number, i)
+            current = _Rule(number, [rest], i + 1, [i + 1], section=section)
             rules.append(current)  # type: ignore[arg-type]
-            current_is_section = False
-        elif m := SECTION.match(s):
+        elif kind == "section" and m is not None:
             number, title = m.groups()
-            if not first_seen(number, i):
+            if number in seen:
+                problems.append(Problem(path, i + 1, 1, f"section {number} appears twice (first at line {seen[number] + 1})",
+                                        "a section is one heading: correct the number, or import each release on its own"))
                 continue
+            seen[number] = i
             section = number
             sections.append(Section(number, title, chapter, i + 1))
-            section_lines[number] = []
+            section_lines[number] = ([], [])
             current = None
-            current_is_section = True
-        elif m := CHAPTER.match(s):
+        elif kind == "chapter" and m is not None:
             chapter = m.group(1)
             chapters.append(Chapter(chapter, m.group(2), i + 1))
             current = None
-            current_is_section = False
-        elif NUMBERISH.match(s):
-            problem(i, f"'{s[:40]}' looks like a rule number but is not one",
-                    "write rules as '702.81. Title' or '702.81 text' and subrules as '702.81a text'")
-        elif current is not None:
-            current.lines.append(s)
-        elif current_is_section:
-            section_lines[section].append(s)
+        elif (m := LETTER_ONLY.match(s)) and m.group(1) == section and (rule := last_rule()) is not None \
+                and m.group(2) in SUBRULE_LETTERS:
+            number = f"{rule.number}{m.group(2)}"
+            warn(i, f"'{s[:8]}' has no rule number: read as subrule {number} of the rule above")
+            twice(number, i)
+            current = _Unit(number, [m.group(3)], i + 1, [i + 1], m.group(2))
+            rule.subrules.append(current)
         else:
-            problem(i, f"text before the first section: '{s[:60]}'",
-                    "the rules start with a chapter ('1. Game Concepts') and a section ('100. General')")
-
-    glossary: list[GlossaryItem] = []
-    if glossary_at is not None:
-        block: list[tuple[int, str]] = []
-        for i in range(glossary_at + 1, credits_at + 1):
-            s = lines[i].strip() if i < credits_at else ""
-            if s:
-                block.append((i, s))
-                continue
-            if not block:
-                continue
-            if len(block) < 2:
-                problems.append(Problem(path, block[0][0] + 1, 1, f"glossary entry '{block[0][1]}' has no definition",
-                                        "a glossary entry is a term line followed by its definition lines"))
-            else:
-                glossary.append(GlossaryItem(block[0][1], tuple(s for _, s in block[1:]), block[0][0] + 1))
-            block = []
-
-    if problems:
-        raise DataError(problems)
-    sections_out = tuple(Section(s.number, s.title, s.chapter, s.line, tuple(section_lines.get(s.number, ())))
-                         for s in sections)
+            if NUMBERISH.match(s):
+                warn(i, f"'{s[:30]}' starts with a number but is no rule or subrule line: read as a line of the "
+                     f"text above ({current.number if current else 'section ' + section})", "kept as a line of the text above")
+            add_line(i, s)
+    sections_out = tuple(Section(s.number, s.title, s.chapter, s.line, tuple(section_lines[s.number][0]),
+                                 tuple(section_lines[s.number][1])) for s in sections)
     rules_out = tuple(ParsedRule(r.number, r.section, tuple(r.lines),
-                                 tuple(ParsedSubrule(u.number[-1], u.number, tuple(u.lines), u.line) for u in r.subrules),
-                                 r.line) for r in rules)
-    return Release(path, effective_date(text), encoding, endings, sha256, tuple(chapters), sections_out,
-                   rules_out, tuple(glossary), tuple(warnings))
+                                 tuple(ParsedSubrule(u.letter, u.number, tuple(u.lines), u.line, tuple(u.at))
+                                       for u in r.subrules), r.line, tuple(r.at)) for r in rules)
+    return chapters, sections_out, rules_out
+
+
+def _glossary(lines: list[str], raw: list[str], begin: int, end: int, path: str, warnings: list[Problem]) -> tuple[GlossaryItem, ...]:
+    """Entries separated by blank lines: a term line, its definition lines. A paragraph that is
+    indented (2003: the list of expansion symbols) continues the entry above."""
+    entries: list[_Unit] = []
+    bare: list[_Unit] = []       # terms with no definition line under them
+    indented: dict[int, int] = {}  # entry index -> paragraphs it gained
+    block: list[int] = []
+    for i in range(begin, end + 1):
+        if i < end and lines[i]:
+            block.append(i)
+            continue
+        if not block:
+            continue
+        if raw[block[0]][:1].isspace() and entries:
+            entries[-1].lines += [lines[j] for j in block]
+            entries[-1].at += [j + 1 for j in block]
+            indented[len(entries) - 1] = indented.get(len(entries) - 1, 0) + 1
+        else:
+            entry = _Unit(lines[block[0]], [lines[j] for j in block[1:]], block[0] + 1,
+                          [j + 1 for j in block[1:]])
+            entries.append(entry)
+            if len(block) == 1:
+                bare.append(entry)
+        block = []
+    for index, count in sorted(indented.items()):
+        e = entries[index]
+        warnings.append(Problem(path, e.line, 1, f"glossary entry '{e.number}': {count} indented paragraph(s) after "
+                                "blank lines read as part of its definition", "kept as lines of its definition"))
+    for e in bare:
+        assumed = "the indented paragraphs after it read as its definition" if e.lines else "kept as a term with no definition"
+        warnings.append(Problem(path, e.line, 1, f"glossary term '{e.number}' has no definition line: {assumed}",
+                                "kept as the text has it"))
+    return tuple(GlossaryItem(e.number, tuple(e.lines), e.line, tuple(e.at)) for e in entries)
