@@ -1,0 +1,72 @@
+"""The `rulekb check` command on the QA fixture project: exit codes, --output, --reports, the
+real data's seed defects."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+from conftest import DATA, ROOT
+from rulekb.commands import main
+
+KB = DATA / "qa" / "kb"
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_exit_1_when_errors_remain(capsys):
+    code, out, _ = run(capsys, "--root", str(KB), "check")
+    assert code == 1 and "FAILED: 3 errors" in out
+
+
+def test_exit_0_when_no_error_remains(capsys):
+    code, out, _ = run(capsys, "--root", str(KB), "check", "--lang", "en")
+    assert code == 0 and "passed: 0 errors" in out
+
+
+def test_exit_2_when_the_data_does_not_load(capsys, tmp_path):
+    tree = tmp_path / "kb"
+    shutil.copytree(KB, tree)
+    (tree / "translations" / "termbase.yaml").write_text("concepts:\n  - id: x\n    kind: keyword\n    sauce: y\n",
+                                                         encoding="utf-8")
+    code, out, err = run(capsys, "--root", str(tree), "check")
+    assert code == 2 and out == ""
+    assert "translations/termbase.yaml:4:5: error: unknown field 'sauce'" in err and "did you mean 'source'?" in err
+
+
+def test_exit_2_on_an_unknown_profile(capsys):
+    code, _, err = run(capsys, "--root", str(KB), "check", "--profile", "cii")
+    assert code == 2 and "unknown check profile 'cii'" in err and "did you mean 'ci'?" in err
+
+
+def test_output_file(capsys, tmp_path):
+    target = tmp_path / "out" / "qa.json"
+    code, out, err = run(capsys, "--root", str(KB), "check", "--format", "json", "--output", str(target))
+    assert code == 1 and out == "" and f"wrote {target}" in err
+    assert json.loads(target.read_text(encoding="utf-8"))["summary"]["errors"] == 3
+
+
+def test_reports_writes_every_format_of_one_run(capsys, tmp_path):
+    folder = tmp_path / "reports"
+    code, out, err = run(capsys, "--root", str(KB), "check", "--reports", str(folder))
+    assert code == 1 and out == "" and f"wrote {folder / 'qa.txt'}" in err
+    assert sorted(p.name for p in folder.iterdir()) == ["qa.html", "qa.json", "qa.txt", "qa.xml"]
+    for fmt, name in (("text", "qa.txt"), ("json", "qa.json"), ("junit", "qa.xml"), ("html", "qa.html")):
+        single = tmp_path / f"single-{name}"
+        assert run(capsys, "--root", str(KB), "check", "--format", fmt, "--output", str(single))[0] == 1
+        assert (folder / name).read_bytes() == single.read_bytes(), name   # the same report as --format alone
+
+
+def test_reports_and_output_together_are_refused(capsys, tmp_path):
+    code, _, err = run(capsys, "--root", str(KB), "check", "--reports", str(tmp_path), "--output", str(tmp_path / "x"))
+    assert code == 2 and "not both" in err and not any(tmp_path.iterdir())
+
+
+def test_real_data_fails_on_its_seed_defects(capsys):
+    code, out, _ = run(capsys, "--root", str(ROOT), "check", "--profile", "ci")
+    assert code == 1 and "[staleness.stale] retrace.a (fr)" in out
+
+

@@ -1,0 +1,40 @@
+"""Pipeline stage 6 of 6 (load -> validate -> link -> check -> render -> report): the QA reports.
+
+Turns a `CheckResult` of the check stage into what people and machines read, one module per
+format (each a pure function of the result and the knowledge base: same input, same bytes):
+
+- `text`   the terminal report: compiler-style lines (``file:line: severity [code] …``) grouped
+           by language, the coverage matrix and the verdict;
+- `json`   ``{"findings", "waived", "coverage", "summary", …}`` by ``json.dumps``, sorted keys;
+- `junit`  JUnit XML for CI: one test case per unit and language, failing on error findings;
+- `html`   one standalone page (no remote assets) with the coverage chart and every finding,
+           from the Jinja2 template ``templates/reports/qa.html.j2``.
+
+What the formats (and the site's status pages, rendered by the render stage) read of a result —
+owners of units, counts, grouping, the coverage chart's geometry — is `rulekb.check.view`.
+"""
+
+from __future__ import annotations
+
+from ..check import CheckResult
+from ..models import KnowledgeBase
+from .html import to_html
+from .json import to_json
+from .junit import to_junit
+from .status import status_markdown
+from .text import to_text
+
+__all__ = ["FORMATS", "render", "to_html", "to_json", "to_junit", "to_text", "status_markdown"]
+
+FORMATS = ("text", "json", "junit", "html")
+
+
+def render(result: CheckResult, kb: KnowledgeBase, fmt: str) -> str:
+    """The report in `fmt` (one of FORMATS; anything else: text)."""
+    if fmt == "json":
+        return to_json(result, kb)
+    if fmt == "junit":
+        return to_junit(result, kb)
+    if fmt == "html":
+        return to_html(result, kb)
+    return to_text(result, kb)

@@ -1,0 +1,54 @@
+"""Pipeline stage 6 of 6 (load -> validate -> link -> check -> render -> report): the standalone
+HTML report (`rulekb check --format html`, ``reports/qa.html``).
+
+One page, no remote assets: the verdict, the coverage chart (inline SVG) and table, then per
+language every finding by rule and text with the English beside the translation, then the
+waived findings. The shape is the template ``templates/reports/qa.html.j2`` (with the pieces
+``qa/parts.html.j2``, ``qa/chart.svg.j2`` and ``qa/style.css.j2`` that the site's status pages
+share); Jinja2's autoescape escapes every text of the data, which comes from `check.view`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..check import CheckResult
+from ..check.view import Counts, Group, Index, Words, chart, counts, groups, row_key
+from ..models import KnowledgeBase
+from ..render.templating import template
+
+__all__ = ["to_html"]
+
+TEMPLATE = "reports/qa.html.j2"
+
+
+@dataclass(frozen=True)
+class LanguageSection:
+    """One language's part of the report: its counts, its findings by rule and text, its words."""
+    code: str
+    name: str
+    counts: Counts
+    groups: tuple[Group, ...]
+    words: Words
+
+
+def _english(text: str) -> str:
+    """The report's words are English (the site's status pages are the translated view)."""
+    return text
+
+
+def to_html(result: CheckResult, kb: KnowledgeBase) -> str:
+    ix = Index.of(kb)
+    titles = {row_key(row): ix.group_title(row_key(row)) for row in result.coverage.rows}
+    sections = []
+    for lang in result.langs:
+        findings = result.for_lang(lang)
+        sections.append(LanguageSection(lang, ix.endonym(lang), counts(findings), tuple(groups(findings, ix, lang)),
+                                        Words.of(ix, lang, _english)))
+    coverage = result.coverage
+    return template(TEMPLATE).render(
+        result=result, total=counts(result.findings), chart=chart(coverage, titles),
+        names=[ix.endonym(lang) for lang in coverage.languages],
+        rows=[(titles[row_key(row)], [row.cells[lang] for lang in coverage.languages]) for row in coverage.rows],
+        totals=[coverage.totals[lang] for lang in coverage.languages],
+        languages=sections, waived=[(w, ix.label(w.finding.entry)) for w in result.waived])
