@@ -5,7 +5,9 @@ Two kinds of destination, two functions:
 - `write_atomic(path, data)`: a file the project owns (YAML under ``rules/``, a catalog under
   ``translations/``, a cache entry, a page of the site). The bytes go to a temporary file beside
   it, are flushed and renamed over it, so a reader sees the old file or the new one, never half;
-  the temporary file is removed whatever happens. Unchanged bytes are not rewritten.
+  the temporary file is removed whatever happens. Unchanged bytes are not rewritten. The file
+  keeps its permissions; a new one gets those `open` would give it (0666 less the umask), not
+  the temporary file's private 0600.
 - `write_output(target, data)`: a path a user named on the command line (``--output FILE``,
   ``--reports DIR``'s files). ``-`` is standard output; a regular file or a new path is replaced
   atomically as above; a symlink is written through to its target (the link stays); a device
@@ -24,10 +26,11 @@ import stat
 import sys
 import tempfile
 from pathlib import Path
+from typing import Iterable
 
 from .diagnostics import DataError, Problem
 
-__all__ = ["WriteError", "write_atomic", "write_output", "os_problem"]
+__all__ = ["WriteError", "make_folder", "write_atomic", "write_output", "os_problem"]
 
 
 class WriteError(DataError):
@@ -54,24 +57,47 @@ def os_problem(path: Path | str, error: OSError, action: str = "cannot write") -
     return Problem(str(path), 1, 1, f"{action} {path}: {reason}", hint)
 
 
-def write_atomic(path: Path, data: bytes, *, if_changed: bool = True) -> bool:
+def make_folder(folder: Path | str) -> None:
+    """Create `folder` and its parents when missing (the folder of an output or a new file)."""
+    try:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise WriteError([os_problem(folder, error, "cannot create the folder")]) from None
+
+
+def _umask() -> int:
+    """The process's umask (read by setting it and setting it back: there is no other portable way)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def write_atomic(path: Path, data: bytes | Iterable[bytes], *, if_changed: bool = True) -> bool:
     """Replace the project-owned file `path` by `data` atomically; True when it was written.
 
-    With `if_changed` (the default) a file that already holds exactly `data` is left alone, so
-    its modification time stays and an unchanged build or import rewrites nothing.
+    `data` is the bytes, or an iterable of chunks of them (a large file streamed, e.g. a
+    decompressed model). With `if_changed` (the default) a file that already holds exactly the
+    bytes `data` is left alone, so its modification time stays and an unchanged build or import
+    rewrites nothing.
     """
     path = Path(path)
+    chunks = (data,) if isinstance(data, bytes) else data
     try:
-        if if_changed and path.is_file() and path.stat().st_size == len(data) and path.read_bytes() == data:
+        current = path.stat()
+        mode = stat.S_IMODE(current.st_mode)
+        if (if_changed and isinstance(data, bytes) and stat.S_ISREG(current.st_mode)
+                and current.st_size == len(data) and path.read_bytes() == data):
             return False
     except OSError:
-        pass
+        mode = 0o666 & ~_umask()
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name[:40]}.", suffix=".rulekb-tmp")
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            for chunk in chunks:
+                handle.write(chunk)
             handle.flush()
+            os.fchmod(handle.fileno(), mode)
             os.fsync(handle.fileno())
         os.replace(tmp, path)
         tmp = None
