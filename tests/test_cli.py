@@ -123,3 +123,56 @@ def test_a_command_imports_only_its_own_modules():
     assert done.returncode == 0 and "rulekb.commands.check" in loaded, done.stderr
     assert not loaded & {"rulekb.check", "rulekb.report", "rulekb.po", "rulekb.build", "rulekb.importers", "babel",
                          "mkdocs", "rulekb.validate"}
+
+
+# ---------------------------------------------------------------- outputs that are not plain files (issue 20, 10)
+
+QA_KB = ROOT / "tests" / "data" / "qa" / "kb"
+
+
+def test_check_output_on_a_fifo_feeds_its_reader_and_keeps_the_fifo(capsys, tmp_path):
+    import os
+    import stat
+    import threading
+    fifo = tmp_path / "qa.fifo"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+
+    def reader() -> None:
+        with open(fifo, "rb") as handle:
+            got.append(handle.read())
+    thread = threading.Thread(target=reader, daemon=True)
+    thread.start()
+    code, out, err = run(capsys, "--root", str(QA_KB), "check", "--format", "json", "--output", str(fifo))
+    thread.join(timeout=30)
+    assert code == 1 and f"wrote {fifo}" in err
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)          # not replaced by a regular file
+    assert b'"errors": 3' in got[0]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["qa.fifo"]
+
+
+def test_check_output_on_a_symlink_writes_its_target_and_keeps_the_link(capsys, tmp_path):
+    target = tmp_path / "reports" / "qa.txt"
+    target.parent.mkdir()
+    target.write_text("an older report")
+    link = tmp_path / "latest.txt"
+    link.symlink_to(target)
+    code, _, _ = run(capsys, "--root", str(QA_KB), "check", "--output", str(link))
+    assert code == 1 and link.is_symlink() and link.resolve() == target
+    assert "an older report" not in target.read_text(encoding="utf-8") and "errors" in target.read_text(encoding="utf-8")
+
+
+def test_check_output_on_a_full_disk_is_a_clear_error(capsys, tmp_path, monkeypatch):
+    import errno
+    import os
+
+    from rulekb import files
+
+    def no_space(fd: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    monkeypatch.setattr(files.os, "fsync", no_space)
+    target = tmp_path / "qa.json"
+    code, _, err = run(capsys, "--root", str(QA_KB), "check", "--format", "json", "--output", str(target))
+    assert code == 2 and f"{target}:1:1: error: cannot write {target}: No space left on device" in err
+    assert "fix: free some disk space" in err and "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []

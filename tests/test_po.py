@@ -275,6 +275,17 @@ def test_export_to_standard_output(capsys, project: Path):
     assert not (project / "translations/fr/rules.po").exists()
 
 
+def test_export_through_a_symlink_writes_its_target(capsys, project: Path, tmp_path: Path):
+    target = tmp_path / "shared" / "fr.po"
+    target.parent.mkdir()
+    target.write_text("an old catalog")
+    link = tmp_path / "fr-latest.po"
+    link.symlink_to(target)
+    code, _, _ = run(capsys, project, "po", "export", "fr", "--output", str(link))
+    assert code == 0 and link.is_symlink()
+    assert target.read_bytes() == export(load_knowledge_base(project), "fr").data
+
+
 def test_first_translation_of_a_unit_adds_its_language(capsys, project: Path, tmp_path: Path):
     kb = load_knowledge_base(project)
     target = unit(kb, "retrace.n3")

@@ -89,19 +89,11 @@ def model_cache_file(model: Path) -> Path | None:
 def _decompress(model: Path, target: Path) -> None:
     """Write the model's decompressed form (the .npz inside its .xz) to `target`, atomically."""
     import lzma
-    import shutil
-    import tempfile
-    from pathlib import Path
+
+    from .files import write_atomic
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with lzma.open(model) as src, os.fdopen(fd, "wb") as out:
-            shutil.copyfileobj(src, out, length=1 << 20)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with lzma.open(model) as src:
+        write_atomic(target, iter(lambda: src.read(1 << 20), b""))
 
 
 def _from_decompressed(path: Path):  # type: ignore[no-untyped-def]

@@ -23,9 +23,7 @@ loader, and its data must equal the old data with exactly the requested changes 
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Sequence, Union
@@ -33,6 +31,7 @@ from typing import Iterator, Sequence, Union
 import yaml
 
 from .diagnostics import DataError, Problem
+from .files import write_atomic
 from .load import MapNode, Node as LoadNode, Scalar, SeqNode, parse_text
 
 FieldValue = Union[str, bool]
@@ -506,8 +505,4 @@ def write(root: Path, edits: Sequence[FileEdit]) -> None:
     for edit in edits:
         if not edit.changed:
             continue
-        target = root / edit.path
-        tmp = target.with_name(f".{target.name}.rulekb-tmp")
-        tmp.write_bytes(edit.new.encode("utf-8"))
-        shutil.copymode(target, tmp)
-        os.replace(tmp, target)
+        write_atomic(root / edit.path, edit.new.encode("utf-8"))

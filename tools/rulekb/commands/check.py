@@ -1,5 +1,8 @@
 """`rulekb check`: the translation QA (load -> validate -> link -> check -> report) and its
 report on standard output, in a file or, with ``--reports DIR``, in every format at once.
+The files are written by `rulekb.files.write_output`: a regular file is replaced atomically, a
+symlink is written through to its target, a FIFO or device is written as it is, ``-`` is
+standard output.
 
     rulekb check [--lang L] [--format text|json|junit|html] [--output FILE] [--profile NAME]
     rulekb check --reports DIR      (every format from one run: DIR/qa.txt, qa.json, qa.xml, qa.html)
@@ -11,9 +14,7 @@ the data (knowledge base, termbase, waivers) does not load or an option is wrong
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 from ..exitcodes import Exit
@@ -35,22 +36,9 @@ def arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--profile", default="full", metavar="NAME", help=f"which checks to run: {names}")
 
 
-def _write(path: Path, text: str) -> None:
-    """Write atomically: a reader never sees half a report."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-        os.chmod(tmp, 0o644)  # mkstemp makes it private; a report is for everyone to read
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def run(args: argparse.Namespace) -> Exit:
     from ..check import profiles, run_checks
+    from ..files import make_folder, write_output
     from ..langid import model_helper, preload
     from ..report import render
     from ..validate import load_knowledge_base
@@ -70,13 +58,16 @@ def run(args: argparse.Namespace) -> Exit:
                f"{len(result.waived)} waived; exit code {result.exit_code}")
     if args.reports:
         folder = Path(args.reports)
+        make_folder(folder)
         for fmt, name in REPORT_FILES:
-            _write(folder / name, render(result, kb, fmt))
+            write_output(folder / name, render(result, kb, fmt))
         print(f"wrote {', '.join(str(folder / name) for _, name in REPORT_FILES)}: {summary}", file=sys.stderr)
         return code
     text = render(result, kb, args.format)
     if args.output:
-        _write(Path(args.output), text)
+        if args.output != "-":
+            make_folder(Path(args.output).parent)
+        write_output(args.output, text)
         print(f"wrote {args.output}: {summary}", file=sys.stderr)
     else:
         sys.stdout.write(text)

@@ -37,18 +37,19 @@ def run(args: argparse.Namespace) -> Exit:
 
 def export(args: argparse.Namespace) -> Exit:
     from .. import po
+    from ..files import make_folder, write_atomic, write_output
     from ..validate import load_knowledge_base
     root = project_root(args)
     kb = load_knowledge_base(root)
     result = po.export(kb, args.lang)
     to_stdout = args.output == "-"
     out = Path(args.output) if args.output else root / po.default_catalog(args.lang)
-    if to_stdout:
-        sys.stdout.buffer.write(result.data)
-        sys.stdout.flush()
-    else:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_bytes(result.data)
+    if not to_stdout:
+        make_folder(out.parent)
+    if args.output:   # a path the user names: '-', a file, a symlink, a FIFO
+        write_output(args.output, result.data)
+    else:             # the project's own catalog
+        write_atomic(out, result.data)
     report = sys.stderr if to_stdout else sys.stdout
     where = "standard output" if to_stdout else shown(out)
     print(f"wrote {where}: {len(result.entries)} messages for {result.language.english_name} ({args.lang}): "

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ..diagnostics import DataError, Problem
+from ..files import write_atomic
 from ..load import MapNode, Node, Scalar, SeqNode, SourceFile, gc_paused
 from ..models import SOURCE_LANGUAGE, KnowledgeBase, Rule
 from ..refs import SUBRULE_LETTERS, sort_key
@@ -798,5 +799,5 @@ def _import(root: Path, paths: Sequence[Path], effective: str | None, into: Path
                                     release.warnings))
     added, changed, deleted = tree.save(skip={SOURCES_FILE})
     if sources_text is not None:
-        (target / SOURCES_FILE).write_text(sources_text, encoding="utf-8", newline="\n")
+        write_atomic(target / SOURCES_FILE, sources_text.encode("utf-8"))
     return ImportResult(tuple(reports), target, created, tuple(added), tuple(changed), tuple(deleted))

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..diagnostics import DataError, Problem
+from ..files import write_atomic
 from ..load import SourceFile, gc_paused
 from ..models import SOURCE_LANGUAGE, KnowledgeBase
 from ..validate import SOURCES_FILE, UUID, build_knowledge_base
@@ -316,7 +317,7 @@ def _import_set(root: Path, file: Path, into: Path | None) -> MtgjsonReport:
                                  "nothing was written; please report this with the set file") for p in exc.problems]) from None
     tree.save(skip={SOURCES_FILE})
     if sources_text is not None:
-        (target / SOURCES_FILE).write_text(sources_text, encoding="utf-8", newline="\n")
+        write_atomic(target / SOURCES_FILE, sources_text.encode("utf-8"))
         changed = sorted(set(changed) | {SOURCES_FILE})
     return MtgjsonReport(set_file.code, sid, target, created, new, updated, same, new_rulings, matched, skipped,
                          tuple(sorted(counts.items())), set_file.skipped, tuple(warnings), tuple(added), tuple(changed))

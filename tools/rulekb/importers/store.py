@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from ..diagnostics import DataError, Problem
+from ..files import write_atomic
 from ..load import MapNode, Node, Scalar, SourceFile, parse_file
 
 if TYPE_CHECKING:
@@ -372,9 +373,7 @@ class Tree:
                 continue
             target = self.root / path
             target.parent.mkdir(parents=True, exist_ok=True)
-            tmp = target.with_name(target.name + ".tmp")
-            tmp.write_text(dump(self.files[path]), encoding="utf-8", newline="\n")
-            tmp.replace(target)
+            write_atomic(target, dump(self.files[path]).encode("utf-8"))
         for path in deleted:
             (self.root / path).unlink(missing_ok=True)
         return added, changed, deleted
