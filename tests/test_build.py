@@ -130,6 +130,14 @@ def test_no_page_loads_anything_remote(built):
     assert 'src="../assets/javascripts/iframe-worker-shim.js"' in (built.site / "de" / "rules" / "retrace.html").read_text("utf-8")
 
 
+def test_the_site_holds_no_template_source(built):
+    """rulekb's page and report templates share their folder with the theme overrides; mkdocs
+    would copy them as theme files, the plugin leaves them out."""
+    assert not [p for p in built.site.rglob("*.j2")]
+    with zipfile.ZipFile(built.site / "rulekb-site.zip") as z:
+        assert not [name for name in z.namelist() if name.endswith(".j2")]
+
+
 def test_the_whole_site_is_one_deterministic_archive(built):
     archive = built.site / "rulekb-site.zip"
     with zipfile.ZipFile(archive) as z:
@@ -234,6 +242,8 @@ def test_rulekb_build_with_a_new_language_and_hostile_texts(tmp_path, capsys):
     assert "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;" in (site / "en" / "rules" / "shield.html").read_text("utf-8")
     title = re.search(r"<title>(.*?)</title>", (site / "en" / "rules" / "shield.html").read_text("utf-8")).group(1)
     assert title.startswith("702.9 Shield &lt;i&gt;")
+    status = (site / "en" / "status.html").read_text("utf-8")   # the title in a heading, escaped once (no "\<i>")
+    assert re.search(r"<h3[^>]*><a [^>]*>702\.9 Shield &lt;i&gt;</a>", status) and "\\&lt;" not in status
     index = json.loads((site / "it" / "search" / "search_index.json").read_text(encoding="utf-8"))
     assert index["config"]["lang"] == ["it"]
 

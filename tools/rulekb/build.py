@@ -2,8 +2,8 @@
 into the static site, one mkdocs-material site per language.
 
 1. load the knowledge base, the termbase, the UI catalogs and the hand-written pages;
-2. render every page and JSON file (`render`, pure), with the translation-status pages of the
-   QA (`check` + `report`);
+2. render every page and JSON file (`render`, pure), with the translation-status pages
+   (`check`, then `render.status`);
 3. hand each language's pages to mkdocs in memory: a generated page is a Markdown skeleton
    (headings, placeholders) plus its HTML blocks, which the rulekb plugin puts back after
    Markdown (Markdown never parses the texts, and is not slowed down by thousands of HTML
@@ -142,13 +142,14 @@ def load_termbase_if_any(root: Path, kb: KnowledgeBase):
 
 def status_pages(root: Path, kb: KnowledgeBase, uis: Mapping[str, UI], termbase=None,
                  languages: Sequence[str] | None = None, processes: int = 2) -> dict[str, str]:
-    """The translation-status page of each language, from the QA stages (check -> report),
-    in the language's UI words."""
+    """The translation-status page of each language: the QA (check stage), then each page
+    rendered from its result (`render.status`) where the QA ran: a few pages of text travel back
+    from its process, not the result (unpickling 6,700 findings would cost more than the pages)."""
     from .check import run_checks
-    from .report import status_markdown
+    from .render.status import status_page
 
     result = run_checks(kb, root, profile="full", termbase=termbase, processes=processes)
-    return {lang: status_markdown(result, kb, lang, gettext=uis[lang]._) for lang in (languages or kb.language_codes)}
+    return {lang: status_page(result, kb, uis[lang]) for lang in (languages or kb.language_codes)}
 
 
 def status_pages_in_child(root: Path, kb: KnowledgeBase, uis: Mapping[str, UI], termbase=None,

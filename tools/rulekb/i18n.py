@@ -148,7 +148,7 @@ def load_uis(root: Path, languages: Iterable[Language]) -> dict[str, UI]:
 
 EXTRACT_KEYWORDS = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2)}
 # strings translated through a variable, so that no extractor sees them: the severities that the
-# report stage's status page translates with gettext(finding.severity.value)
+# status page's words (check.view.Words) translate with _(severity.value)
 DYNAMIC_MESSAGES = ("error", "warning", "info")
 POT_FILE = f"{UI_FOLDER}/messages.pot"
 

@@ -63,8 +63,10 @@ _SEGMENTERS = {"tinyseg": "ja", "wordcut": "th"}
 
 
 def unneeded_asset(src_uri: str, search_langs: set[str]) -> bool:
-    """A theme file no page of this language loads: a source map, another language's stemmer."""
-    if src_uri.startswith("assets/") and src_uri.endswith(".map"):
+    """A theme file no page of this language loads: a source map, another language's stemmer,
+    a template of rulekb's own (``*.j2``: the pages and reports of the render and report stages,
+    which share the folder of the theme overrides)."""
+    if src_uri.endswith(".j2") or (src_uri.startswith("assets/") and src_uri.endswith(".map")):
         return True
     m = _LUNR.match(src_uri)
     if m is None:

@@ -2,15 +2,16 @@
 pages as text.
 
 `render_site` is pure: from the linked knowledge base, the UI of each language, the termbase,
-the translation-status pages of the report stage and the hand-written pages of ``content/``, it
-returns every generated Markdown page per language, the navigation of each language, and the
-files at the site root (the language picker ``index.html`` and the JSON API under ``api/``),
-all as {relative path: text}. Writing them and running mkdocs is the build's job (`build`).
+the translation-status pages (`status`, rendered from the QA's result) and the hand-written
+pages of ``content/``, it returns every generated Markdown page per language, the navigation
+of each language, and the files at the site root (the language picker ``index.html`` and the
+JSON API under ``api/``), all as {relative path: text}. Writing them and running mkdocs is the build's job (`build`).
 
 Modules: `paths` (where pages live, relative links), `markup` (front matter, headings,
 blocks), `text` (a text with its links; which language a page shows), `context` (per-language
 rendering context and unit blocks), `rules`, `cards`, `glossary` (pages), `content`
-(hand-written pages for every language), `api` (JSON), `root` (language picker).
+(hand-written pages for every language), `status` (translation status, from the QA's result),
+`api` (JSON), `root` (language picker).
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ from .cards import card_index, card_page
 from .content import localise_content
 from .context import Lang, Shared
 from .glossary import glossary_page
-from .markup import front_matter
 from .root import root_index
 from .rules import has_parallel_view, keyword_index, parallel_page, rule_index, rule_page
 
@@ -41,13 +41,6 @@ class RenderedSite:
     nav: Mapping[str, tuple[tuple[str, str], ...]]     # lang -> ((title, docs path), ...)
     files: Mapping[str, str]                           # site-root files: index.html, api/...
     generated: Mapping[str, frozenset[str]]            # lang -> the docs paths rendered here (not content/)
-
-
-def status_page(ui: UI, markdown: str) -> str:
-    """The translation-status page around the report stage's Markdown."""
-    body = markdown if markdown.lstrip().startswith("# ") else f"# {ui._('Translation status')}\n\n{markdown}"
-    # not searched: its findings quote texts of every language, which would drown the rules' pages
-    return f"{front_matter(ui._('Translation status'), search_exclude=True)}\n\n{body.rstrip()}\n"
 
 
 def render_pages(c: Lang) -> dict[str, str]:
@@ -85,9 +78,10 @@ def render_site(linked: LinkedKB, uis: Mapping[str, UI], *, termbase=None,
                 content: Mapping[str, Mapping[str, str]] | None = None,
                 only: Sequence[str] | None = None, clock: Clock | None = None) -> RenderedSite:
     """Every page of every language of the knowledge base (languages from kb.languages), or of
-    the languages in `only`; the site-root files always name every language. `status` (the
-    translation-status Markdown per language) may be a function giving it: it is asked for
-    after the other pages are rendered, so that the QA can run meanwhile in another process.
+    the languages in `only`; the site-root files always name every language. `status` (each
+    language's translation-status page, `status.status_page` of the QA's result) may be a
+    function giving them: it is asked for after the other pages are rendered, so that the QA
+    and those pages can be made meanwhile in another process.
     With a `clock`, the processor time of the pages and of the JSON API is added to it."""
     kb = linked.kb
     languages = kb.language_codes
@@ -109,7 +103,7 @@ def render_site(linked: LinkedKB, uis: Mapping[str, UI], *, termbase=None,
         for lang, generated in rendered.items():
             ui = uis[lang]
             if lang in statuses:
-                generated[paths.STATUS] = status_page(ui, statuses[lang])
+                generated[paths.STATUS] = statuses[lang]
             for path in sorted(set(generated) & set(hand[lang])):
                 origin = next(l for l in (lang, *languages, *sorted(content or {})) if path in (content or {}).get(l, {}))
                 problems.append(Problem(f"content/{origin}/{path}", 1, 1, f"the hand-written page {path} has the path of a generated page",

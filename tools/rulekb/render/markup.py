@@ -29,7 +29,8 @@ def e(value: object) -> str:
     return str(escape(value))
 
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~])")
+# (not ~: Python-Markdown without a tilde extension does not read "\~" as an escape, the backslash would show)
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|])")
 
 
 def md_escape(text: str) -> str:

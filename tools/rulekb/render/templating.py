@@ -36,7 +36,8 @@ from . import paths
 __all__ = ["environment", "template", "render", "fill", "md", "yaml_string"]
 
 # what Markdown reads as formatting inside a line of text
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~])")
+# (not ~: Python-Markdown without a tilde extension does not read "\~" as an escape, the backslash would show)
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|])")
 
 
 def fill(message: str, **values: Any) -> Markup:

@@ -10,8 +10,9 @@ format (each a pure function of the result and the knowledge base: same input, s
 - `html`   one standalone page (no remote assets) with the coverage chart and every finding,
            from the Jinja2 template ``templates/reports/qa.html.j2``.
 
-What the formats (and the site's status pages, rendered by the render stage) read of a result —
-owners of units, counts, grouping, the coverage chart's geometry — is `rulekb.check.view`.
+What the formats read of a result — owners of units, counts, grouping, the coverage chart's
+geometry — is `rulekb.check.view`, which the site's translation-status pages (rendered by the
+render stage, `render.status`) read too.
 """
 
 from __future__ import annotations
@@ -21,10 +22,9 @@ from ..models import KnowledgeBase
 from .html import to_html
 from .json import to_json
 from .junit import to_junit
-from .status import status_markdown
 from .text import to_text
 
-__all__ = ["FORMATS", "render", "to_html", "to_json", "to_junit", "to_text", "status_markdown"]
+__all__ = ["FORMATS", "render", "to_html", "to_json", "to_junit", "to_text"]
 
 FORMATS = ("text", "json", "junit", "html")
 

@@ -1,0 +1,113 @@
+"""render.status: the translation-status page of each language against its golden file (refresh
+with RULEKB_UPDATE_GOLDEN=1); links; the page's words from the language's catalog; every text of
+the data shown literally, escaped exactly once (HTML blocks and Markdown headings alike)."""
+
+from __future__ import annotations
+
+import html
+import os
+import re
+from dataclasses import replace
+from pathlib import Path
+
+import markdown
+import pytest
+
+from conftest import DATA, ROOT
+from rulekb.check import run_checks
+from rulekb.i18n import load_uis
+from rulekb.models import SOURCE_LANGUAGE, KnowledgeBase
+from rulekb.render.status import status_page
+from rulekb.report.html import to_html
+from rulekb.validate import load_knowledge_base
+
+KB = DATA / "qa" / "kb"
+GOLDEN = Path(__file__).resolve().parent / "golden" / "render"
+# HTML, Markdown's inline specials, an entity and a backslash: all must show as written
+EVIL = "<script>alert('x')</script> *not emphasis* _no_ [no link](https://example.com) `no code` &amp; \\<b> | # ~"
+
+
+@pytest.fixture(scope="module")
+def kb():
+    return load_knowledge_base(KB)
+
+
+@pytest.fixture(scope="module")
+def result(kb):
+    return run_checks(kb, KB)
+
+
+@pytest.fixture(scope="module")
+def uis(kb):
+    return load_uis(KB, kb.languages)   # the fixture has no catalogs: the page's words in English
+
+
+def golden(name: str, text: str) -> None:
+    path = GOLDEN / name
+    if os.environ.get("RULEKB_UPDATE_GOLDEN") == "1":
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8", newline="\n")
+    assert path.is_file(), f"{path} is missing: run the tests with RULEKB_UPDATE_GOLDEN=1 to create it"
+    assert text == path.read_text(encoding="utf-8"), f"{name} differs from its golden file (RULEKB_UPDATE_GOLDEN=1 updates it)"
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+def test_golden(kb, result, uis, lang):
+    golden(f"status-{lang}.md", status_page(result, kb, uis[lang]))
+
+
+def test_links_to_rules_and_cards(kb, result, uis):
+    page = status_page(result, kb, uis["de"])
+    assert "#### [702\\.78a](rules/retrace.md#702.78a)" in page
+    assert "(cards/sample-card.md)" in page
+    assert "<svg" in page and "http" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
+
+
+def test_no_html_block_holds_a_blank_line(kb, result, uis):
+    for lang in kb.language_codes:
+        blocks = status_page(result, kb, uis[lang]).split("\n\n")
+        assert all(block.strip() for block in blocks[1:]), lang
+
+
+def test_the_words_come_from_the_language_catalog(kb, result):
+    de = load_uis(ROOT, kb.languages)["de"]
+    page = status_page(result, kb, de)
+    assert de._("Translation status") != "Translation status"
+    assert f"# {de._('Translation status')}: Deutsch" in page
+    assert f'<span class="sev">{de._("error")}</span>' in page
+
+
+def _evil_kb(kb: KnowledgeBase) -> KnowledgeBase:
+    """The fixture with the English title of the rule retrace set to EVIL."""
+    rule = kb.rule("retrace")
+    english = rule.title.variants[SOURCE_LANGUAGE]
+    title = replace(rule.title, variants={**rule.title.variants, SOURCE_LANGUAGE: (replace(english[0], text=EVIL),) + english[1:]})
+    return replace(kb, rules=tuple(replace(r, title=title) if r.id == "retrace" else r for r in kb.rules))
+
+
+def _texts(rendered: str, tag: str) -> list[str]:
+    """The visible text of each <tag> element (tags inside removed, entities decoded)."""
+    return [html.unescape(re.sub(r"<[^>]+>", "", inner))
+            for inner in re.findall(rf"<{tag}\b[^>]*>(.*?)</{tag}>", rendered, flags=re.S)]
+
+
+def test_a_title_with_markup_shows_literally_once_escaped_on_the_status_page(kb, result, uis):
+    """The double escape once shown on the English status page (``\\<script>`` in a heading) is
+    gone: the page, through Markdown as mkdocs renders it, shows the title as it is written."""
+    evil = _evil_kb(kb)
+    page = status_page(run_checks(evil, KB), evil, uis["en"])
+    assert "<script>" not in page
+    body = markdown.markdown(page.split("---\n", 2)[2], extensions=["attr_list", "md_in_html", "tables", "toc"])
+    assert "<script>" not in body
+    wanted = f"702.78 {EVIL}"
+    assert wanted in _texts(body, "h3")                          # a Markdown heading
+    assert any(wanted in text for text in _texts(body, "td"))    # a Markdown table cell
+    assert any(wanted in text for text in _texts(body, "text"))  # the chart (inline SVG)
+
+
+def test_a_title_with_markup_shows_literally_once_escaped_in_the_html_report(kb):
+    evil = _evil_kb(kb)
+    report = to_html(run_checks(evil, KB), evil)
+    assert "<script>" not in report
+    assert f"702.78 {EVIL}" in _texts(report, "h3")
+    assert any(f"702.78 {EVIL}" == text for text in _texts(report, "th"))
