@@ -142,3 +142,23 @@ def test_a_folder_that_cannot_be_made_is_a_write_error(tmp_path):
     with pytest.raises(WriteError) as caught:
         make_folder(tmp_path / "file" / "reports")
     assert "is a file, not a folder" in caught.value.problems[0].hint
+
+
+def test_write_all_renames_only_when_every_file_is_on_the_disk(tmp_path, monkeypatch):
+    paths = [tmp_path / name for name in ("a.yaml", "b.yaml", "c.yaml")]
+    for path in paths:
+        path.write_bytes(b"old\n")
+    assert files.write_all([(paths[0], b"new\n"), (paths[1], b"old\n"), (paths[2], b"new\n")]) == (paths[0], paths[2])
+    assert [p.read_bytes() for p in paths] == [b"new\n", b"old\n", b"new\n"]
+    synced: list[int] = []
+
+    def fills_up(fd: int) -> None:
+        synced.append(fd)
+        if len(synced) == 3:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    monkeypatch.setattr(files.os, "fsync", fills_up)
+    with pytest.raises(WriteError) as caught:
+        files.write_all([(path, b"newer\n") for path in paths])
+    assert caught.value.problems[0].file == str(paths[2])
+    assert [p.read_bytes() for p in paths] == [b"new\n", b"old\n", b"new\n"]   # none of the three changed
+    assert leftovers(tmp_path) == []

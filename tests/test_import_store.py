@@ -86,7 +86,35 @@ def test_a_tree_writes_only_what_changed(tmp_path):
     assert (tmp_path / "rules" / "a.yaml").read_text("utf-8") == "id: a\nflag: true\n# a comment\n"
     assert (tmp_path / "rules" / "b.yaml").read_text("utf-8") == "id: b\ntext: 'x: y'\n"
     assert (tmp_path / "rules" / "c.yaml").read_text("utf-8") == "id: c\nreleases: ['2026-01-16']\n"
-    assert not list((tmp_path / "rules").glob("*.tmp"))
+    assert not list((tmp_path / "rules").glob("*tmp"))
+
+
+def test_a_full_disk_while_saving_changes_no_file(tmp_path, monkeypatch):
+    """The disk fills while the second of two files is written: neither changes (an import is
+    all or nothing), the error names the file and the fix, no temporary file stays."""
+    import errno
+    import os
+
+    from rulekb import files
+    from rulekb.files import WriteError
+    (tmp_path / "rules").mkdir()
+    for name in ("a", "b"):
+        (tmp_path / "rules" / f"{name}.yaml").write_text(f"id: {name}\n", "utf-8")
+    tree = Tree.read(tmp_path, ("rules",))
+    tree.files["rules/a.yaml"]["text"] = "new a"
+    tree.files["rules/b.yaml"]["text"] = "new b"
+    synced: list[int] = []
+
+    def fills_up(fd: int) -> None:
+        synced.append(fd)
+        if len(synced) == 2:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    monkeypatch.setattr(files.os, "fsync", fills_up)
+    with pytest.raises(WriteError) as caught:
+        tree.save()
+    assert "free some disk space" in caught.value.problems[0].hint
+    assert [(tmp_path / "rules" / f"{n}.yaml").read_text("utf-8") for n in "ab"] == ["id: a\n", "id: b\n"]
+    assert sorted(p.name for p in (tmp_path / "rules").iterdir()) == ["a.yaml", "b.yaml"]
 
 
 @pytest.mark.parametrize("value, written", [

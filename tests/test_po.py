@@ -429,6 +429,35 @@ def test_catalog_whose_language_contradicts_its_place_is_refused(capsys, project
     assert "is for 'fr' (French), not 'de'" in err
 
 
+def test_a_full_disk_during_the_import_writes_nothing_and_leaves_no_temporary_file(capsys, project: Path,
+                                                                                   tmp_path: Path, monkeypatch):
+    """Issue 20, 8: the import writes two YAML files; the disk fills while the second is
+    written: a file:line error with its fix, exit 2, every file as it was, nothing left behind."""
+    import errno
+    import os
+
+    from rulekb import files
+    edited = tmp_path / "de.po"
+    translate(export_catalog(capsys, project, "de"), edited,
+              {"retrace.n2": "Neu übersetzt.", "buyback.a": "Rückkauf, neu übersetzt."})
+    before = data_files(project)
+    synced: list[int] = []
+    real_fsync = os.fsync
+
+    def fills_up(fd: int) -> None:
+        synced.append(fd)
+        if len(synced) == 2:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        real_fsync(fd)
+    monkeypatch.setattr(files.os, "fsync", fills_up)
+    code, out, err = run(capsys, project, "po", "import", str(edited))
+    assert code == 2 and "Traceback" not in err
+    assert ".yaml:1:1: error: cannot write " in err and "No space left on device" in err
+    assert "fix: free some disk space, then run the command again" in err
+    assert len(synced) == 2 and data_files(project) == before
+    assert [p.name for p in project.rglob("*.rulekb-tmp")] == []
+
+
 def test_english_or_languageless_catalog_is_refused(capsys, project: Path, tmp_path: Path):
     for header, what in (('"Language: en\\n"\n', "for English, the source language"), ("", "no Language header")):
         path = tmp_path / "x.po"

@@ -8,6 +8,8 @@ Two kinds of destination, two functions:
   the temporary file is removed whatever happens. Unchanged bytes are not rewritten. The file
   keeps its permissions; a new one gets those `open` would give it (0666 less the umask), not
   the temporary file's private 0600.
+- `write_all(files)`: several project files as one change: all are written to temporary files
+  first and renamed only when every one is on the disk, so a full disk changes none of them.
 - `write_output(target, data)`: a path a user named on the command line (``--output FILE``,
   ``--reports DIR``'s files). ``-`` is standard output; a regular file or a new path is replaced
   atomically as above; a symlink is written through to its target (the link stays); a device
@@ -30,7 +32,7 @@ from typing import Iterable
 
 from .diagnostics import DataError, Problem
 
-__all__ = ["WriteError", "make_folder", "write_atomic", "write_output", "os_problem"]
+__all__ = ["WriteError", "make_folder", "write_all", "write_atomic", "write_output", "os_problem"]
 
 
 class WriteError(DataError):
@@ -72,6 +74,50 @@ def _umask() -> int:
     return mask
 
 
+def _unchanged(path: Path, data: bytes) -> bool:
+    try:
+        current = path.stat()
+        return stat.S_ISREG(current.st_mode) and current.st_size == len(data) and path.read_bytes() == data
+    except OSError:
+        return False
+
+
+def _mode(path: Path) -> int:
+    """The permissions `path` has, or those a new file gets (0666 less the umask)."""
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        return 0o666 & ~_umask()
+
+
+def _unlink(tmp: str) -> None:
+    try:
+        os.unlink(tmp)
+    except OSError:
+        pass
+
+
+def _stage(path: Path, chunks: Iterable[bytes]) -> str:
+    """Write `chunks` to a new temporary file beside `path`, with `path`'s mode, flushed to the
+    disk; its name. WriteError (and no temporary file left) when that fails."""
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name[:40]}.", suffix=".rulekb-tmp")
+        with os.fdopen(fd, "wb") as handle:
+            for chunk in chunks:
+                handle.write(chunk)
+            handle.flush()
+            os.fchmod(handle.fileno(), _mode(path))
+            os.fsync(handle.fileno())
+        staged, tmp = tmp, None
+        return staged
+    except OSError as error:
+        raise WriteError([os_problem(path, error)]) from None
+    finally:
+        if tmp is not None:
+            _unlink(tmp)
+
+
 def write_atomic(path: Path, data: bytes | Iterable[bytes], *, if_changed: bool = True) -> bool:
     """Replace the project-owned file `path` by `data` atomically; True when it was written.
 
@@ -81,35 +127,41 @@ def write_atomic(path: Path, data: bytes | Iterable[bytes], *, if_changed: bool 
     rewrites nothing.
     """
     path = Path(path)
-    chunks = (data,) if isinstance(data, bytes) else data
-    try:
-        current = path.stat()
-        mode = stat.S_IMODE(current.st_mode)
-        if (if_changed and isinstance(data, bytes) and stat.S_ISREG(current.st_mode)
-                and current.st_size == len(data) and path.read_bytes() == data):
+    if isinstance(data, bytes):
+        if if_changed and _unchanged(path, data):
             return False
-    except OSError:
-        mode = 0o666 & ~_umask()
-    tmp = None
+        data = (data,)
+    tmp = _stage(path, data)
     try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name[:40]}.", suffix=".rulekb-tmp")
-        with os.fdopen(fd, "wb") as handle:
-            for chunk in chunks:
-                handle.write(chunk)
-            handle.flush()
-            os.fchmod(handle.fileno(), mode)
-            os.fsync(handle.fileno())
         os.replace(tmp, path)
-        tmp = None
     except OSError as error:
+        _unlink(tmp)
         raise WriteError([os_problem(path, error)]) from None
-    finally:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
     return True
+
+
+def write_all(files: Iterable[tuple[Path, bytes]]) -> tuple[Path, ...]:
+    """Replace several project-owned files as one change (an import's YAML files): every new
+    text is written and flushed to its temporary file first, and only when all are on the disk
+    are they renamed over their files. A full disk, a missing permission or a name too long
+    therefore leaves every file as it was (WriteError; the temporary files are removed). Files
+    whose bytes are unchanged are not rewritten; the paths written."""
+    staged: list[tuple[str, Path]] = []
+    try:
+        for path, data in files:
+            path = Path(path)
+            if not _unchanged(path, data):
+                staged.append((_stage(path, (data,)), path))
+        for tmp, path in staged:
+            try:
+                os.replace(tmp, path)
+            except OSError as error:
+                raise WriteError([os_problem(path, error)]) from None
+        return tuple(path for _, path in staged)
+    finally:
+        for tmp, _ in staged:
+            if os.path.lexists(tmp):
+                _unlink(tmp)
 
 
 def write_output(target: str | Path, data: bytes | str) -> None:

@@ -597,4 +597,5 @@ def _check_result(root: Path, kb: KnowledgeBase, files: Sequence[yamledit.FileEd
 
 
 def write_import(root: Path, plan: ImportPlan) -> None:
+    """Write the planned YAML files, all or none (a full disk changes none: WriteError)."""
     yamledit.write(root, plan.files)

@@ -31,7 +31,7 @@ from typing import Iterator, Sequence, Union
 import yaml
 
 from .diagnostics import DataError, Problem
-from .files import write_atomic
+from .files import write_all
 from .load import MapNode, Node as LoadNode, Scalar, SeqNode, parse_text
 
 FieldValue = Union[str, bool]
@@ -501,8 +501,7 @@ def plan(root: Path, edits: Sequence[Edit]) -> tuple[FileEdit, ...]:
 
 
 def write(root: Path, edits: Sequence[FileEdit]) -> None:
-    """Write the planned texts; each file is replaced atomically, unchanged files are not touched."""
-    for edit in edits:
-        if not edit.changed:
-            continue
-        write_atomic(root / edit.path, edit.new.encode("utf-8"))
+    """Write the planned texts as one change (`files.write_all`): every file is replaced
+    atomically, and an error (a full disk) while writing any of them changes none; unchanged
+    files are not touched."""
+    write_all((root / edit.path, edit.new.encode("utf-8")) for edit in edits if edit.changed)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from ..diagnostics import DataError, Problem
-from ..files import write_atomic
+from ..files import make_folder, write_all
 from ..load import MapNode, Node, Scalar, SourceFile, parse_file
 
 if TYPE_CHECKING:
@@ -368,12 +368,10 @@ class Tree:
     def save(self, skip: set[str] = frozenset()) -> tuple[list[str], list[str], list[str]]:  # type: ignore[assignment]
         """Write the added and changed files (not those in `skip`), remove the deleted ones."""
         added, changed, deleted = self.changes()
-        for path in added + changed:
-            if path in skip:
-                continue
-            target = self.root / path
-            target.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(target, dump(self.files[path]).encode("utf-8"))
+        writes = [(self.root / path, dump(self.files[path]).encode("utf-8")) for path in added + changed if path not in skip]
+        for folder in sorted({target.parent for target, _ in writes}):
+            make_folder(folder)
+        write_all(writes)   # all or none: a full disk leaves the dataset as it was
         for path in deleted:
             (self.root / path).unlink(missing_ok=True)
         return added, changed, deleted
