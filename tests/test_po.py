@@ -429,6 +429,24 @@ def test_catalog_whose_language_contradicts_its_place_is_refused(capsys, project
     assert "is for 'fr' (French), not 'de'" in err
 
 
+def test_catalog_under_an_unregistered_folder_is_refused_unless_its_language_is_confirmed(capsys, project: Path):
+    """translations/it/rules.po whose header says Language: de must not overwrite the German
+    texts: neither its folder nor its name says German (issue 20, 6)."""
+    misplaced = project / "translations" / "it" / "rules.po"
+    misplaced.parent.mkdir(parents=True)
+    translate(export_catalog(capsys, project, "de"), misplaced, {"retrace.n2": "Eine italienische Übersetzung?"})
+    before = data_files(project)
+    code, out, err = run(capsys, project, "po", "import", str(misplaced))
+    line = next(i for i, text in enumerate(misplaced.read_text(encoding="utf-8").splitlines(), 1)
+                if text.startswith('"Language:'))
+    assert code == 2 and out == "" and f"rules.po:{line}:1: error: the catalog says Language: de" in err
+    assert "neither its folder (it) nor its file name (rules) names a registered language" in err
+    assert "rulekb lang add it" in err and "--lang de" in err
+    assert data_files(project) == before
+    code, out, err = run(capsys, project, "po", "import", str(misplaced), "--lang", "de")  # the translator says so
+    assert code == 0 and "1 translation(s) written" in out, err
+
+
 def test_a_full_disk_during_the_import_writes_nothing_and_leaves_no_temporary_file(capsys, project: Path,
                                                                                    tmp_path: Path, monkeypatch):
     """Issue 20, 8: the import writes two YAML files; the disk fills while the second is
@@ -467,7 +485,7 @@ def test_english_or_languageless_catalog_is_refused(capsys, project: Path, tmp_p
 
 
 def test_unknown_msgctxt_is_refused_with_did_you_mean(capsys, project: Path):
-    err = refused(capsys, project, str(FIXTURES / "unknown-context.po"))
+    err = refused(capsys, project, str(FIXTURES / "unknown-context.po"), "--lang", "de")
     assert "unknown-context.po:9:1: error: unknown msgctxt 'retrace.titel'" in err
     assert "did you mean 'retrace.title'?" in err
 

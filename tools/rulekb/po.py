@@ -23,7 +23,8 @@ status `draft`, the project source (`kind: project` in rules/sources.yaml) and a
 (any other source) is never overwritten: the translator's text becomes a new canonical
 variant and the published one stays, `canonical: false`. The whole catalog is refused, with
 every problem at once and nothing written, for a syntax error, a Language header that is not
-a registered language or contradicts the file name or --lang, an unknown or duplicate
+a registered language, contradicts the file name or --lang, or is confirmed by neither (the
+file's folder or name is no registered language and no --lang is given), an unknown or duplicate
 msgctxt, and - unless --accept-stale - a changed translation whose msgid is no longer the
 current English (with --accept-stale it records that older English's hash, so it shows as
 stale).
@@ -45,7 +46,7 @@ from . import __version__, yamledit
 from .diagnostics import DataError, Problem, did_you_mean
 from .load import SourceFile, load_files, parse_text
 from .models import SOURCE_LANGUAGE, KnowledgeBase, Language, Status, Unit, UnitKind, Variant, english_hash
-from .validate import DATA_FOLDERS, build_knowledge_base, load_knowledge_base
+from .validate import DATA_FOLDERS, LANG_CODE, build_knowledge_base, load_knowledge_base
 
 DOMAIN = "rules"
 WIDTH = 76  # Babel's default wrapping (gettext's is 79); Poedit and Weblate read any width
@@ -406,11 +407,23 @@ def _catalog_language(kb: KnowledgeBase, catalog: _RecordingCatalog, shown: str,
     if found.code == SOURCE_LANGUAGE:
         raise DataError([Problem(shown, line, 1, "the catalog is for English, the source language",
                                  "English is edited in the YAML files; import catalogs of the target languages")])
+    # The header alone does not decide: a catalog's place (its folder or file name, a registered
+    # language) or --lang must say the same language, else a German catalog copied into
+    # translations/it/ would overwrite the German texts.
     implied = [p for p in (path.stem, path.parent.name) if p in kb.language_codes]
     if implied and implied[0] != found.code:
         problems.append(Problem(shown, line, 1, f"the catalog says Language: {header}, but its file name says "
                                 f"'{implied[0]}'", f"import it from a file named for its language "
                                 f"(translations/{found.code}/{DOMAIN}.po), or correct the Language header"))
+    elif not implied and requested is None:
+        folder = path.parent.name
+        new = (f"; to translate into '{folder}', register it first: rulekb lang add {folder}"
+               if LANG_CODE.match(folder) and path.parent.parent.name == "translations" else "")
+        problems.append(Problem(
+            shown, line, 1, f"the catalog says Language: {header}, but neither its folder ({folder}) nor its file "
+            f"name ({path.stem}) names a registered language, so nothing confirms it is {found.english_name}",
+            f"import it as translations/{found.code}/{DOMAIN}.po, or pass --lang {found.code} if it is the "
+            f"{found.english_name} catalog{new}"))
     if requested and requested != found.code:
         problems.append(Problem(shown, line, 1, f"the catalog is for '{found.code}' ({found.english_name}), "
                                 f"not '{requested}' as requested", "import the catalog of the language you mean"))
