@@ -151,3 +151,71 @@ def test_sort_findings_orders_and_drops_duplicates(findings):
     expected = tuple(sorted(set(findings), key=lambda f: (order.get(f.lang, 3), f.lang, f.file, f.line, f.entry,
                                                          rank[f.severity], f.code, f.message, f.suggestion)))
     assert sort_findings(findings, ("en", "de", "fr")) == expected
+
+
+# ------------------------------------------------------------------ the split over processes
+
+
+def test_every_check_records_its_cost_and_the_shared_data_it_reads():
+    import rulekb.check as check
+    for c in all_checks():
+        assert c.cost > 0, c.code
+        assert all(isinstance(s, check.Shared) for s in c.needs), c.code
+    # the language verdicts are made from the references and the model: a check reading them needs all three
+    untranslated = check.check("terminology.untranslated")
+    assert untranslated.shared() == {check.VERDICTS, check.REFS, check.MODEL}
+
+
+def test_plan_balances_the_groups_and_counts_shared_data_once_per_group():
+    import rulekb.check as check
+    from rulekb.models import Severity as S
+    heavy = check.Shared("heavy", 100)
+    a, b, c, d = (check.Check(f"x.{n}", n, S.INFO, lambda ctx: (), cost=cost, needs=needs)
+                  for n, cost, needs in (("a", 10, (heavy,)), ("b", 10, (heavy,)), ("c", 60, ()), ("d", 50, ())))
+    groups = check.plan([a, b, c, d], 2)
+    assert {frozenset(g) for g in groups} == {frozenset({a, b}), frozenset({c, d})}   # the heavy data made once
+    assert all(list(g) == sorted(g, key=[a, b, c, d].index) for g in groups)           # registry order kept
+    assert check.plan([a, b, c, d], 1) == [(a, b, c, d)]
+
+
+def test_the_whole_rules_split_in_two_groups_of_about_equal_cost():
+    import rulekb.check as check
+    groups = check.plan(all_checks()[:-1], 2)
+
+    def cost(group):
+        return sum(c.cost for c in group) + sum(s.cost for s in frozenset().union(*(c.shared() for c in group)))
+    loads = [cost(groups[0]) + check.COVERAGE_COST, cost(groups[1])]
+    assert max(loads) < 0.6 * sum(loads)
+    # the checks reading the language verdicts run together: the model loads in one process only
+    assert len({i for i, g in enumerate(groups) for c in g if check.VERDICTS in c.needs}) == 1
+
+
+def test_several_processes_find_what_one_process_finds(kb, monkeypatch, tmp_path):
+    import os
+
+    import rulekb.check as check
+    one = run_checks(kb, KB, processes=1)
+    pids = tmp_path   # each process that runs a check leaves a file named by its pid
+    real_plan = check.plan
+
+    def spy(checks, groups):
+        planned = real_plan(checks, groups)
+        assert groups == 3
+        return [tuple(_noting_pid(c, pids) for c in g) for g in planned]
+    monkeypatch.setattr(check, "PARALLEL_UNITS", 0)
+    monkeypatch.setattr(check, "plan", spy)
+    several = run_checks(kb, KB, processes=3)
+    assert several == one   # findings, waivers, coverage matrix, summary
+    assert any(f.code == "language.wrong-language" for f in several.findings)
+    if hasattr(os, "fork"):
+        assert len(list(pids.iterdir())) == 3 and (pids / str(os.getpid())).exists()   # here and two others
+
+
+def _noting_pid(c, pids):
+    import dataclasses
+    import os
+
+    def run(ctx):
+        (pids / str(os.getpid())).touch()
+        return c.run(ctx)
+    return dataclasses.replace(c, run=run)

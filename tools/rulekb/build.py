@@ -9,13 +9,12 @@ into the static site, one mkdocs-material site per language.
    Markdown (Markdown never parses the texts, and is not slowed down by thousands of HTML
    blocks); only a small generated ``build/<lang>/mkdocs.yml`` is written, which INHERITs the
    root ``mkdocs.yml`` and sets the language, its search stemmer and its navigation;
-4. run mkdocs for the languages in forked processes side by side (each process sees the
-   rendered pages without any copying, imports nothing again, and zips its own language
-   folder for the offline archive when mkdocs is done); a language whose inputs did not
-   change since its last build (same fingerprint) is not built again;
-5. assemble the site next to the target folder (language sites, ``index.html``, ``api/``,
-   ``rulekb-site.zip`` joined from the parts, see `archive`) and swap it in: a failed build
-   leaves the previous site whole. When nothing changed (the site's marker names the same
+4. run mkdocs for the languages in processes side by side (`parallel`: each process sees the
+   rendered pages without any copying and imports nothing again); a language whose inputs did
+   not change since its last build (same fingerprint) is not built again;
+5. assemble the site next to the target folder (language sites, ``index.html``, ``api/``, the
+   offline archive ``rulekb-site.zip`` of all of it, see `archive`) and swap it in: a failed
+   build leaves the previous site whole. When nothing changed (the site's marker names the same
    fingerprint: every language's, the root files', the assembling code's), the site folder is
    kept as it is.
 
@@ -34,11 +33,12 @@ import os
 import shutil
 import sys
 import time
+import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping, Sequence, TextIO, TypeVar
 
-from . import __version__, archive, forking
+from . import __version__, archive, parallel
 from .diagnostics import DataError, Problem
 from .i18n import UI, load_uis
 from .link import LinkedKB, link
@@ -53,7 +53,6 @@ CONTENT_FOLDER = "content"
 ROOT_CONFIG = "mkdocs.yml"
 SITE_MARKER = ".rulekb-site"     # marks a folder as a site this command built (and may replace)
 FINGERPRINT = "fingerprint"
-LANGUAGE_ZIP = "site.zip"        # build/<lang>/site.zip: the language's part of the offline archive
 ARCHIVE_TOP = "rulekb-site"      # the folder the offline archive unpacks into
 
 
@@ -81,7 +80,6 @@ class LanguageBuild:
     reused: bool
     mkdocs_cpu: float = 0.0  # processor time in mkdocs itself (without the rulekb plugin's hooks)
     hooks_cpu: float = 0.0   # processor time in the rulekb plugin's hooks
-    archive_cpu: float = 0.0  # processor time zipping the language's part of the offline archive
 
 
 @dataclass(frozen=True)
@@ -152,37 +150,17 @@ def status_pages(root: Path, kb: KnowledgeBase, uis: Mapping[str, UI], termbase=
     return {lang: status_page(result, kb, uis[lang]) for lang in (languages or kb.language_codes)}
 
 
-def status_pages_in_child(root: Path, kb: KnowledgeBase, uis: Mapping[str, UI], termbase=None,
-                          languages: Sequence[str] | None = None,
-                          clock: Clock | None = None) -> Callable[[], dict[str, str]]:
-    """`status_pages` started in a forked child process; returns the function that waits for
-    its pages (and raises the DataError of the child, e.g. a broken waiver file). Where a
-    process cannot be forked, the pages are made at once. The child's processor time is added
-    to `clock` as the QA's."""
+def qa_job(root: Path, kb: KnowledgeBase, uis: Mapping[str, UI], termbase=None,
+           languages: Sequence[str] | None = None) -> Callable[[], tuple[dict[str, str], float]]:
+    """`status_pages` as a job of `parallel` (the other core renders the pages meanwhile, so the
+    checks keep to one process): the pages and the processor seconds they took."""
 
-    def timed() -> tuple[dict[str, str], float]:
+    def job() -> tuple[dict[str, str], float]:
         start = process_and_children_seconds()
-        pages = status_pages(root, kb, uis, termbase, languages, processes=1)   # the other core renders
+        pages = status_pages(root, kb, uis, termbase, languages, processes=1)
         return pages, process_and_children_seconds() - start
 
-    child = forking.fork(timed, threads_ok=True)
-    if child is None:
-        with maybe(clock, Part.QA):
-            pages = status_pages(root, kb, uis, termbase, languages)
-        return lambda: pages
-
-    def wait() -> dict[str, str]:
-        try:
-            pages, seconds = child.result()
-            if clock is not None:
-                clock.add(Part.QA, seconds)
-            return pages
-        except forking.ChildFailed as failed:
-            if isinstance(failed.exception, DataError):
-                raise failed.exception from None
-            raise BuildError(f"the translation QA failed:\n{failed.trace or failed}") from None
-
-    return wait
+    return job
 
 
 def source_date_epoch(kb: KnowledgeBase) -> int:
@@ -326,13 +304,22 @@ def prepare(root: Path, languages: Sequence[str] | None = None, *, concurrent_ch
         pages, assets = read_content(root)
     with maybe(clock, Part.LINK):
         linked = link(kb)
-    if concurrent_checks:
-        status: Callable[[], Mapping[str, str]] | Mapping[str, str] = status_pages_in_child(
-            root, kb, uis, termbase, languages, clock)
-    else:
+    if not concurrent_checks:
         with maybe(clock, Part.QA):
             status = status_pages(root, kb, uis, termbase, languages)
-    site = render_site(linked, uis, termbase=termbase, status=status, content=pages, only=languages, clock=clock)
+        site = render_site(linked, uis, termbase=termbase, status=status, content=pages, only=languages, clock=clock)
+        return Prepared(kb, linked, uis, site, assets, source_date_epoch(kb))
+
+    with parallel.start([qa_job(root, kb, uis, termbase, languages)], processes=1) as qa:
+
+        def status_when_needed() -> Mapping[str, str]:   # called by render once the other pages are made
+            ((status, seconds),) = _build_errors(qa.results)
+            if clock is not None:
+                clock.add(Part.QA, seconds)
+            return status
+
+        site = render_site(linked, uis, termbase=termbase, status=status_when_needed, content=pages, only=languages,
+                           clock=clock)
     return Prepared(kb, linked, uis, site, assets, source_date_epoch(kb))
 
 
@@ -372,7 +359,7 @@ def write_config(root: Path, work: Path, prepared: Prepared, lang: str, *, regen
     page comes from memory). Returns whether the config changed."""
     folder = work / lang
     sync_tree(folder / "docs", {})   # a build folder of an older rulekb held the pages here
-    for stale in ("blocks.json", "inputs.sha256"):
+    for stale in ("blocks.json", "inputs.sha256", "site.zip"):
         (folder / stale).unlink(missing_ok=True)
     config = language_config(root, work, lang, prepared.kb, prepared.uis[lang], prepared.site.nav[lang], regenerate=regenerate)
     return write_if_changed(folder / "mkdocs.yml", config.encode("utf-8"))
@@ -419,7 +406,7 @@ class _Messages(logging.Handler):
 
 def build_language(folder: Path, inputs: LanguageInputs, epoch: int) -> LanguageBuild:
     """Step 4 for one language, in this process: mkdocs, strict (a warning fails the build),
-    with the pages of `inputs`; then the language's part of the offline archive."""
+    with the pages of `inputs`."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
 
@@ -442,11 +429,8 @@ def build_language(folder: Path, inputs: LanguageInputs, epoch: int) -> Language
         logger.propagate = propagate
     mkdocs_cpu = time.process_time() - cpu - plugin.own_seconds
     seconds = time.monotonic() - wall
-    zipped = time.process_time()
-    archive.zip_folder(folder / "site", folder / LANGUAGE_ZIP, f"{ARCHIVE_TOP}/{inputs.lang}/")
-    archive_cpu = time.process_time() - zipped
     pages = sum(1 for _ in (folder / "site").rglob("*.html"))
-    return LanguageBuild(inputs.lang, pages, seconds, False, mkdocs_cpu, plugin.own_seconds, archive_cpu)
+    return LanguageBuild(inputs.lang, pages, seconds, False, mkdocs_cpu, plugin.own_seconds)
 
 
 def default_jobs(languages: int) -> int:
@@ -459,54 +443,38 @@ def default_jobs(languages: int) -> int:
 T = TypeVar("T")
 
 
-def run_forked(jobs: Sequence[Callable[[], T]], at_once: int, done: Callable[[int, T], None],
-               meanwhile: Callable[[], None] = lambda: None) -> None:
-    """Run each job in a forked child process, `at_once` at a time, and call done(index, result)
-    in this process as each one ends; `meanwhile` runs here once the first jobs have started. A
-    job's exception is raised here once the running jobs have ended. Where processes cannot be
-    forked, the jobs run one after another in this process."""
-    from multiprocessing.connection import wait
-
-    todo = list(enumerate(jobs))
-    running: dict[forking.Forked, int] = {}
-    failure: BuildError | None = None
-    started = False
+def _build_errors(call: Callable[[], T]) -> T:
+    """call(), with the failure of a job's process as a BuildError (a DataError and a BuildError
+    of the job are raised as they are)."""
     try:
-        while todo or running:
-            while todo and len(running) < at_once and failure is None:
-                child = forking.fork(todo[0][1], threads_ok=True)
-                if child is None:
-                    break
-                running[child] = todo.pop(0)[0]
-            if not started:
-                started = True
-                meanwhile()
-            if not running:   # nothing could be forked: the rest here, one after another
-                for i, job in todo:
-                    done(i, job())
-                break
-            for child in wait(list(running)):
-                i = running.pop(child)   # type: ignore[call-overload]
-                try:
-                    result = child.result()   # type: ignore[union-attr]
-                except forking.ChildFailed as failed:
-                    failure = failure or (failed.exception if isinstance(failed.exception, BuildError)
-                                          else BuildError(f"a build process failed:\n{failed.trace or failed}"))
-                    todo.clear()
-                    continue
-                done(i, result)
-    except BaseException:   # e.g. Ctrl-C: no build process outlives the build
-        for child in running:
-            child.cancel()
+        return call()
+    except parallel.JobFailed as failed:
+        raise BuildError(f"a build process failed:\n{failed.trace or failed}") from None
+    except (BuildError, DataError):
         raise
-    if failure is not None:
-        raise failure
+    except Exception as exc:  # noqa: BLE001  (a job's unexpected exception, with its traceback)
+        raise BuildError("a build process failed:\n" + "".join(traceback.format_exception(exc))) from None
+
+
+def run_jobs(jobs: Sequence[Callable[[], T]], at_once: int, done: Callable[[int, T], None],
+             meanwhile: Callable[[], None] = lambda: None) -> None:
+    """Run the jobs in processes of their own (`parallel`), `at_once` at a time, and call
+    done(index, result) here as each one ends; `meanwhile` runs here while the first jobs run.
+    A failed job fails the build (BuildError) and ends the others."""
+    with parallel.start(jobs, processes=at_once) as running:
+        meanwhile()
+        results = running.done()
+        while True:
+            item = _build_errors(lambda: next(results, None))
+            if item is None:
+                return
+            done(*item)
 
 
 def reusable(folder: Path, fp: str) -> bool:
     """Whether a language's build folder holds the output of inputs with fingerprint `fp`."""
     marker = folder / FINGERPRINT
-    return ((folder / "site" / "index.html").is_file() and (folder / LANGUAGE_ZIP).is_file() and marker.is_file()
+    return ((folder / "site" / "index.html").is_file() and marker.is_file()
             and marker.read_text() == fp)
 
 
@@ -539,7 +507,7 @@ def build_languages(work: Path, prepared: Prepared, inputs: Mapping[str, Languag
     if todo:
         import mkdocs.commands.build  # noqa: F401  (imported once, here: the forked processes share it)
         jobs_of = [(lambda lang=lang: build_language(work / lang, inputs[lang], prepared.epoch)) for lang, _ in todo]
-        run_forked(jobs_of, max(1, min(jobs, len(todo))), finished, meanwhile)
+        run_jobs(jobs_of, max(1, min(jobs, len(todo))), finished, meanwhile)
     else:
         meanwhile()
     return tuple(results[lang] for lang in inputs)
@@ -585,9 +553,9 @@ def unchanged_site(site_dir: Path, work: Path, fingerprints: Mapping[str, str], 
     return all(p.is_file() for p in needed) and all(reusable(work / lang, fp) for lang, fp in fingerprints.items())
 
 
-def write_root_files(staging: Path, prepared: Prepared, work: Path, site_fp: str, clock: Clock | None = None) -> Path:
+def write_root_files(staging: Path, prepared: Prepared, site_fp: str) -> None:
     """Step 5a, first part: the new site folder with its root files (``index.html``, the JSON
-    API, the marker), and their part of the offline archive, which is returned."""
+    API, the marker)."""
     staging.mkdir(parents=True)
     files = {rel: text.encode("utf-8") for rel, text in prepared.site.files.items()}
     files[SITE_MARKER] = marker_text(site_fp).encode("utf-8")
@@ -597,19 +565,15 @@ def write_root_files(staging: Path, prepared: Prepared, work: Path, site_fp: str
     for rel, data in files.items():
         with open(staging / rel, "wb") as f:
             f.write(data)
-    part = work / "root.zip"
-    with maybe(clock, Part.ARCHIVE):
-        archive.zip_files(part, ((f"{ARCHIVE_TOP}/{rel}", data) for rel, data in files.items()))
-    return part
 
 
-def assemble(work: Path, staging: Path, languages: Sequence[str], root_part: Path, clock: Clock | None = None) -> None:
-    """Step 5a: the complete new site in `staging` (which `write_root_files` started), with the
-    offline archive joined from the root files' part and each language's."""
+def assemble(work: Path, staging: Path, languages: Sequence[str], clock: Clock | None = None) -> None:
+    """Step 5a: the complete new site in `staging` (which `write_root_files` started): the
+    language sites linked in, then the offline archive of all of it."""
     for lang in languages:
         shutil.copytree(work / lang / "site", staging / lang, copy_function=_link_or_copy)
     with maybe(clock, Part.ARCHIVE):
-        archive.merge(staging / paths.ARCHIVE, [root_part] + [work / lang / LANGUAGE_ZIP for lang in languages])
+        archive.zip_folder(staging, staging / paths.ARCHIVE, f"{ARCHIVE_TOP}/")
 
 
 def swap_in(staging: Path, site_dir: Path) -> None:
@@ -689,12 +653,11 @@ def build_site(root: Path, site_dir: Path, *, work: Path | None = None, language
     if staging.exists():
         shutil.rmtree(staging)
     try:
-        root_part: list[Path] = []
         progress.say(f"[3/5] building the language sites with mkdocs ({min(jobs, len(langs))} at a time) …")
         built = build_languages(work, prepared, inputs, fingerprints, jobs, progress,  # the site root files meanwhile
-                                meanwhile=lambda: root_part.append(write_root_files(staging, prepared, work, site_fp, clock)))
+                                meanwhile=lambda: write_root_files(staging, prepared, site_fp))
         progress.say("[4/5] assembling the site, the JSON API and the archive …")
-        assemble(work, staging, langs, root_part[0], clock)
+        assemble(work, staging, langs, clock)
         files = [p for p in staging.rglob("*") if p.is_file()]
         progress.say(f"[5/5] replacing {site_dir} …")
         swap_in(staging, site_dir)
@@ -713,7 +676,6 @@ def _finish(progress: Progress, clock: Clock, cpu: float, site_dir: Path, built:
     progress.say(f"open {_shown_path(index)} in a browser ({index.as_uri()})")
     for b in built:
         clock.add(Part.HOOKS, b.hooks_cpu)
-        clock.add(Part.ARCHIVE, b.archive_cpu)
     total = process_and_children_seconds() - cpu
     parts = dict(clock.seconds())
     # the rest: writing the site root, linking the language folders in, the swap, starting processes

@@ -7,11 +7,15 @@ what, what to do) and `run_checks` stamps them into `Finding`s with the check's 
 severity, applies the waivers of ``translations/qa-waivers.yaml`` and computes the coverage
 matrix. Named profiles select checks: ``full`` (all), ``ci`` (errors and warnings), and one per
 family. Adding a check is one function in its family module plus one `Check` line in that
-module's `CHECKS`; adding a language is one entry in ``translations/languages.yaml`` (and, for
+module's `CHECKS`, with its cost (benchmarks/check_costs.py measures it) and the shared data it
+reads; adding a language is one entry in ``translations/languages.yaml`` (and, for
 locale rules such as quotation marks, one entry in the family's locale table).
 
-Every check reads the knowledge base and the termbase only: nothing is written, nothing is
-fetched, and the same input gives the same findings in the same order.
+Every check is a pure function of its `Context` (the knowledge base, the termbase, the selected
+checks): nothing is written, nothing is fetched, the same input gives the same findings in the
+same order, and a check can be tested on a knowledge base of one English/translation pair. So
+`run_checks` may spread the checks over processes (`rulekb.parallel`), balanced by the cost
+each registry entry records.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from ..models import (SOURCE_LANGUAGE, Finding, KnowledgeBase, Rule, Ruling, Sev
                       english_hash)
 from ..refs import Reference, find_references
 from ..termbase import Termbase, TermMatch, load_termbase
-from .workers import run_split
+from .. import parallel
 
 
 # ------------------------------------------------------------------ what a check sees
@@ -216,15 +220,43 @@ CheckFunction = Callable[[Context], Iterable[Issue]]
 
 
 @dataclass(frozen=True)
+class Shared:
+    """Data of a run that several checks read (cached in the `Context`): made once in each
+    process that runs one of those checks. `cost`: milliseconds on the whole rules, like a
+    check's; `needs`: the shared data it is made from."""
+    name: str
+    cost: float
+    needs: tuple["Shared", ...] = ()
+
+    def closure(self) -> frozenset["Shared"]:
+        return frozenset({self}).union(*(n.closure() for n in self.needs))
+
+
+# Costs measured with benchmarks/check_costs.py on the bench dataset (the whole rules); only their
+# ratios matter: they balance the checks over the processes of a run (`plan`).
+TERMS = Shared("the termbase's terms found in every text (Context.terms)", 170)
+REFS = Shared("the rule references of every text (Context.refs)", 65)
+MODEL = Shared("the language model, loaded (rulekb.langid, numpy's import)", 370)
+VERDICTS = Shared("the language of every sentence the pre-screen leaves (language._judge_all)", 250, (REFS, MODEL))
+
+
+@dataclass(frozen=True)
 class Check:
+    """A registered check: a pure function of the run's `Context` (the knowledge base, the
+    termbase, the selected checks) yielding `Issue`s, with what it costs to run."""
     code: str            # "<family>.<name>", stable: waivers and CI scripts name it
     title: str
     severity: Severity
     run: CheckFunction
+    cost: float = 1.0                  # milliseconds on the whole rules, the shared data made (see TERMS)
+    needs: tuple[Shared, ...] = ()     # the shared data it reads
 
     @property
     def family(self) -> str:
         return self.code.split(".", 1)[0]
+
+    def shared(self) -> frozenset[Shared]:
+        return frozenset().union(*(n.closure() for n in self.needs))
 
 
 def _registry() -> tuple[Check, ...]:
@@ -320,29 +352,30 @@ class CheckResult:
         return tuple(f for f in self.findings if f.lang == lang)
 
 
-# From this many units on (the full Comprehensive Rules: ~6,600 texts), `run_checks` runs the
-# checks of WORKER_CHECKS in a second process (see workers.py) while this process runs the others,
-# about half of the checks' time each (measured on the whole rules). The checks that read the
-# termbase's matches of a text (a per-run cache: most of terminology.*, sources.*) run there;
-# those that read the rule references of every text (another cache: references.other-release,
-# references.unknown-subrule, language.*, typography.range-dash) run here. The language check runs here because the helper process of
-# its model (rulekb.langid) answers this process only, and so does terminology.untranslated,
-# which reads the language check's verdicts; coverage.missing too, whose thousands of findings
-# would cost more to send back. The worker computes the coverage matrix as well (COVERAGE).
+# From this many units on (the full Comprehensive Rules: ~6,600 texts) `run_checks` spreads the
+# checks over several processes (`rulekb.parallel`); below it, starting a process costs more than
+# it saves.
 PARALLEL_UNITS = 2000
-WORKER_CHECKS = frozenset({
-    "staleness.stale", "staleness.untracked",
-    "structure.missing-unit", "structure.extra-unit", "structure.quotations", "structure.parentheses",
-    "structure.length", "references.mismatch", "numbers.mismatch",
-    "terminology.missing-term", "terminology.deprecated", "terminology.forbidden", "terminology.old-wording",
-    "terminology.inconsistent", "terminology.gender", "terminology.case",
-    "duplicates.near-duplicate", "duplicates.same-as-english",
-    "typography.quotes", "typography.quote-spacing", "typography.punctuation-spacing", "typography.nbsp",
-    "typography.double-space", "typography.lowercase-start", "typography.mixed-apostrophes",
-    "sources.disagree", "sources.english-variant",
-})
-COVERAGE = "coverage matrix"  # a job of run_split besides the checks: the worker computes the matrix too
-HERE_LAST = ("terminology.untranslated", "language.wrong-language")  # after the others: the model has loaded
+COVERAGE_COST = 20   # milliseconds of the coverage matrix on the whole rules (made with group 0)
+
+
+def plan(checks: Sequence[Check], groups: int) -> list[tuple[Check, ...]]:
+    """The checks in `groups` groups of about equal cost, counting the shared data each group
+    makes once (`Check.needs`): the costliest check first, each into the group where the run
+    ends soonest with it. Group 0 also makes the coverage matrix. Within a group, the checks
+    keep the order of `checks`."""
+    loads = [float(COVERAGE_COST)] + [0.0] * (max(1, groups) - 1)
+    made: list[set[Shared]] = [set() for _ in loads]
+    members: list[list[Check]] = [[] for _ in loads]
+    order = {c.code: i for i, c in enumerate(checks)}
+    for c in sorted(checks, key=lambda c: (-(c.cost + sum(s.cost for s in c.shared())), order[c.code])):
+        added = [c.cost + sum(s.cost for s in c.shared() - made[g]) for g in range(len(loads))]
+        g = min(range(len(loads)), key=lambda g: (loads[g] + added[g], g))
+        loads[g] += added[g]
+        made[g] |= c.shared()
+        members[g].append(c)
+    return [tuple(sorted(m, key=lambda c: order[c.code])) for m in members]
+
 
 _SEVERITY_ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 
@@ -390,9 +423,10 @@ def run_checks(kb: KnowledgeBase, root: Path, *, profile: str = "full", langs: I
                termbase: Termbase | None = None, processes: int = 2) -> CheckResult:
     """Run the checks of `profile` over the knowledge base of the project at `root` (its
     termbase and waivers are read from ``translations/``), report the findings of `langs`
-    (default: every language). With `processes=2` a large knowledge base is checked in two
-    processes; `processes=1` keeps to this one (the site build, whose other core renders the
-    pages meanwhile). Raises DataError when the termbase or waivers do not load."""
+    (default: every language). A large knowledge base is checked in `processes` processes, the
+    checks grouped by their cost (`plan`); `processes=1` keeps to this one (the site build,
+    whose other core renders the pages meanwhile). The findings do not depend on where a check
+    ran. Raises DataError when the termbase or waivers do not load."""
     from .coverage import compute_coverage
     from .waivers import apply_waivers, load_waivers
 
@@ -408,25 +442,20 @@ def run_checks(kb: KnowledgeBase, root: Path, *, profile: str = "full", langs: I
     ctx = Context(kb, termbase)
     selected = [c for c in all_checks() if c.code in codes and c.family != "waivers"]
     ctx.selected = frozenset(c.code for c in selected)
-    parallel = processes > 1 and len(ctx.units) >= PARALLEL_UNITS
-    start = None
-    if any(c.family == "language" for c in selected):
-        from ..langid import settle
-        from .language import prepare
-        if parallel:
-            settle()  # a model load the command started in a thread ends before the fork
-        start = lambda: prepare(ctx)  # noqa: E731  (here only: the worker does not run the language check)
+    groups = plan(selected, processes if len(ctx.units) >= PARALLEL_UNITS else 1)
 
-    def run(job: Check | str) -> list:
-        if job is COVERAGE:
-            return [compute_coverage(ctx)]
-        c: Check = job  # type: ignore[assignment]
-        return [Finding(c.code, c.severity, issue.lang, issue.entry, issue.file, issue.line, issue.message,
-                        issue.suggestion) for issue in c.run(ctx) if issue.lang in wanted]
+    def run_group(group: Sequence[Check]) -> dict[str, list[Finding]]:
+        return {c.code: [Finding(c.code, c.severity, issue.lang, issue.entry, issue.file, issue.line, issue.message,
+                                 issue.suggestion) for issue in c.run(ctx) if issue.lang in wanted] for c in group}
 
-    jobs = [COVERAGE] + sorted(selected, key=lambda c: HERE_LAST.index(c.code) + 1 if c.code in HERE_LAST else 0)
-    coverage, *found = run_split(jobs, run, lambda job: job is COVERAGE or job.code in WORKER_CHECKS,  # type: ignore[union-attr]
-                                 fork=parallel, start=start)
+    # groups 1… in processes of their own (each sees the context as it is now), group 0 here
+    with parallel.start([lambda group=group: run_group(group) for group in groups[1:]],
+                        processes=len(groups) - 1) as others:
+        coverage = compute_coverage(ctx)
+        by_code = run_group(groups[0])
+        for found_there in others.results():
+            by_code.update(found_there)
+    found = [finding for c in selected for finding in by_code[c.code]]
     kept, waived, unmatched = apply_waivers(found, waivers, codes, wanted)
     if "waivers.unmatched" in codes:
         kept.extend(unmatched)

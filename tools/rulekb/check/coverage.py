@@ -119,5 +119,5 @@ def missing(ctx: Context) -> Iterator[Issue]:
 
 
 CHECKS = (
-    Check("coverage.missing", "a unit has no text in a language", Severity.WARNING, missing),
+    Check("coverage.missing", "a unit has no text in a language", Severity.WARNING, missing, cost=60),
 )

@@ -10,9 +10,9 @@ A pre-screen skips the sentences that plainly are in their text's language — t
 distinct common function words (`FUNCTION_WORDS`) of that language than of any other; every other
 sentence goes to py3langid, which alone decides. Adding a language is one entry in
 `FUNCTION_WORDS` (without one, every sentence of that language is judged). The sentences of every
-text of a run go to the model in one batch (`prepare`, `_judge_all`): to the helper process of
-`rulekb check` where one runs (see `rulekb.langid`: the model loads there, on the other core),
-else to the model loaded in this process; the same model and the same verdicts either way.
+text of a run go to the model in one batch (`_judge_all`), which loads in the process that runs
+the check (see `rulekb.langid`); its verdicts are the run's shared data `VERDICTS`, which
+`terminology.untranslated` reads too.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Iterator, Sequence
 
 from .. import langid
 from ..models import Severity
-from . import Check, Context, Issue, Text
+from . import VERDICTS, Check, Context, Issue, Text
 
 MIN_WORDS = 6
 MIN_PROBABILITY = 0.95  # of the other language, normalised over the knowledge base's languages
@@ -114,32 +114,11 @@ def _key(t: Text) -> tuple[str, ...]:
     return ("language", t.unit.id, t.lang, str(t.index))
 
 
-_BATCH = ("language", "batch")  # ctx.cache: this run's batch of sentences and where its verdicts come from
-
-
-def prepare(ctx: Context) -> None:
-    """In the process that runs the language check, before its checks: where a helper process
-    loads the model, send it the sentences of every canonical text at once (its verdicts are
-    read when the check runs); else start loading the model here, in the background."""
-    if langid.helper_of_this_process() is None:
-        langid.preload()
-    elif _BATCH not in ctx.cache:
-        _submit(ctx)
-
-
-def _submit(ctx: Context) -> None:
+def _judge_all(ctx: Context) -> None:
+    """Judge the sentences of every canonical text of the run in one batch."""
     batch = [(t, _candidates(ctx, t)) for t in ctx.texts() if _key(t) not in ctx.cache]
     texts = [words for _t, candidates in batch for *_span, words in candidates]
-    ctx.cache[_BATCH] = (batch, texts, langid.ask_helper(ctx.languages, texts) if texts else (lambda: []))
-
-
-def _judge_all(ctx: Context) -> None:
-    """Judge every canonical text of the run in one batch (one request to the helper process)."""
-    if _BATCH not in ctx.cache:
-        _submit(ctx)
-    batch, texts, receive = ctx.cache[_BATCH]  # type: ignore[misc]
-    found = receive()
-    verdicts = iter(langid.classify_here(ctx.languages, texts) if found is None else found)
+    verdicts = iter(langid.classify(ctx.languages, texts))
     for t, candidates in batch:
         ctx.cache[_key(t)] = _foreign(t, candidates, [next(verdicts) for _ in candidates])
 
@@ -173,5 +152,5 @@ def wrong_language(ctx: Context) -> Iterator[Issue]:
 
 
 CHECKS = (
-    Check("language.wrong-language", "a sentence in another language than its text", Severity.ERROR, wrong_language),
+    Check("language.wrong-language", "a sentence in another language than its text", Severity.ERROR, wrong_language, cost=4, needs=(VERDICTS,)),
 )

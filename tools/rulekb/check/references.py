@@ -17,7 +17,7 @@ from typing import Iterator
 
 from ..models import KnowledgeBase, Rule, Severity
 from ..refs import SUBRULE_LETTERS, parse_rule_number, sort_key
-from . import Check, Context, Issue, Text, quote
+from . import REFS, Check, Context, Issue, Text, quote
 
 
 def _within(date: str, since: str | None, end: str | None) -> bool:
@@ -145,7 +145,7 @@ def unknown_subrule(ctx: Context) -> Iterator[Issue]:
 
 
 CHECKS = (
-    Check("references.mismatch", "a translation cites other rules than its English", Severity.ERROR, mismatch),
-    Check("references.other-release", "a rule cited by its number of another rules release", Severity.WARNING, other_release),
-    Check("references.unknown-subrule", "a cited subrule that the rule of that release does not have", Severity.WARNING, unknown_subrule),
+    Check("references.mismatch", "a translation cites other rules than its English", Severity.ERROR, mismatch, cost=1, needs=(REFS,)),
+    Check("references.other-release", "a rule cited by its number of another rules release", Severity.WARNING, other_release, cost=25, needs=(REFS,)),
+    Check("references.unknown-subrule", "a cited subrule that the rule of that release does not have", Severity.WARNING, unknown_subrule, cost=20, needs=(REFS,)),
 )

@@ -74,6 +74,6 @@ def english_variant(ctx: Context) -> Iterator[Issue]:
 
 
 CHECKS = (
-    Check("sources.disagree", "two texts of one unit in one language disagree", Severity.WARNING, disagree),
-    Check("sources.english-variant", "a unit keeps several English texts", Severity.INFO, english_variant),
+    Check("sources.disagree", "two texts of one unit in one language disagree", Severity.WARNING, disagree, cost=6),
+    Check("sources.english-variant", "a unit keeps several English texts", Severity.INFO, english_variant, cost=85),
 )

@@ -107,9 +107,9 @@ def length(ctx: Context) -> Iterator[Issue]:
 
 
 CHECKS = (
-    Check("structure.missing-unit", "a rule is translated but lacks a subrule, note or title", Severity.WARNING, missing_unit),
-    Check("structure.extra-unit", "a text exists in a language but not in English", Severity.WARNING, extra_unit),
-    Check("structure.quotations", "a different number of quoted passages than the English", Severity.WARNING, quotations),
-    Check("structure.parentheses", "a different number of parenthesised passages than the English", Severity.WARNING, parentheses),
-    Check("structure.length", "a translation far longer or shorter than the English", Severity.WARNING, length),
+    Check("structure.missing-unit", "a rule is translated but lacks a subrule, note or title", Severity.WARNING, missing_unit, cost=15),
+    Check("structure.extra-unit", "a text exists in a language but not in English", Severity.WARNING, extra_unit, cost=2),
+    Check("structure.quotations", "a different number of quoted passages than the English", Severity.WARNING, quotations, cost=1),
+    Check("structure.parentheses", "a different number of parenthesised passages than the English", Severity.WARNING, parentheses, cost=1),
+    Check("structure.length", "a translation far longer or shorter than the English", Severity.WARNING, length, cost=1),
 )

@@ -24,7 +24,7 @@ from typing import Iterator
 
 from ..models import SOURCE_LANGUAGE, Severity, UnitKind
 from ..termbase import Term, TermMatch
-from . import Check, Context, Issue, Text, quote
+from . import TERMS, VERDICTS, Check, Context, Issue, Text, quote
 
 
 @dataclass(frozen=True)
@@ -317,12 +317,12 @@ def case(ctx: Context) -> Iterator[Issue]:
 
 
 CHECKS = (
-    Check("terminology.missing-term", "the translation lacks the term of a concept the English uses", Severity.WARNING, missing_term),
-    Check("terminology.deprecated", "a deprecated term (old rules wording, replaced term)", Severity.WARNING, deprecated),
-    Check("terminology.forbidden", "a forbidden term", Severity.ERROR, forbidden),
-    Check("terminology.old-wording", "English wording of its rules release, outdated today", Severity.INFO, old_wording),
-    Check("terminology.untranslated", "a keyword or game term left in English (or in another language's form)", Severity.ERROR, untranslated),
-    Check("terminology.inconsistent", "one concept rendered by different terms within one language", Severity.WARNING, inconsistent),
-    Check("terminology.gender", "an article that does not agree with the term's gender", Severity.WARNING, gender),
-    Check("terminology.case", "a term capitalised against its language's rule", Severity.WARNING, case),
+    Check("terminology.missing-term", "the translation lacks the term of a concept the English uses", Severity.WARNING, missing_term, cost=1, needs=(TERMS,)),
+    Check("terminology.deprecated", "a deprecated term (old rules wording, replaced term)", Severity.WARNING, deprecated, cost=13, needs=(TERMS,)),
+    Check("terminology.forbidden", "a forbidden term", Severity.ERROR, forbidden, cost=10, needs=(TERMS,)),
+    Check("terminology.old-wording", "English wording of its rules release, outdated today", Severity.INFO, old_wording, cost=10, needs=(TERMS,)),
+    Check("terminology.untranslated", "a keyword or game term left in English (or in another language's form)", Severity.ERROR, untranslated, cost=2, needs=(VERDICTS,)),
+    Check("terminology.inconsistent", "one concept rendered by different terms within one language", Severity.WARNING, inconsistent, cost=15, needs=(TERMS,)),
+    Check("terminology.gender", "an article that does not agree with the term's gender", Severity.WARNING, gender, cost=1, needs=(TERMS,)),
+    Check("terminology.case", "a term capitalised against its language's rule", Severity.WARNING, case, cost=20, needs=(TERMS,)),
 )

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from ..models import Severity, UnitKind
-from . import Check, Context, Issue, Text, quote
+from . import REFS, Check, Context, Issue, Text, quote
 
 NBSP = "\u00a0\u202f"
 
@@ -198,12 +198,12 @@ def mixed_apostrophes(ctx: Context) -> Iterator[Issue]:
 
 
 CHECKS = (
-    Check("typography.quotes", "quotation marks of another locale", Severity.WARNING, quotes),
-    Check("typography.quote-spacing", "French « » without no-break spaces inside", Severity.INFO, quote_spacing),
-    Check("typography.punctuation-spacing", "wrong spacing before punctuation for the locale", Severity.WARNING, punctuation_spacing),
-    Check("typography.nbsp", "an ordinary space where French wants a no-break one", Severity.INFO, nbsp),
-    Check("typography.range-dash", "a rule range written with a hyphen instead of an en dash", Severity.WARNING, range_dash),
-    Check("typography.double-space", "several spaces in a row", Severity.WARNING, double_space),
-    Check("typography.lowercase-start", "a text that starts with a lowercase letter", Severity.WARNING, lowercase_start),
-    Check("typography.mixed-apostrophes", "’ and ' mixed in one text", Severity.INFO, mixed_apostrophes),
+    Check("typography.quotes", "quotation marks of another locale", Severity.WARNING, quotes, cost=17),
+    Check("typography.quote-spacing", "French « » without no-break spaces inside", Severity.INFO, quote_spacing, cost=1),
+    Check("typography.punctuation-spacing", "wrong spacing before punctuation for the locale", Severity.WARNING, punctuation_spacing, cost=20),
+    Check("typography.nbsp", "an ordinary space where French wants a no-break one", Severity.INFO, nbsp, cost=1),
+    Check("typography.range-dash", "a rule range written with a hyphen instead of an en dash", Severity.WARNING, range_dash, cost=4, needs=(REFS,)),
+    Check("typography.double-space", "several spaces in a row", Severity.WARNING, double_space, cost=6),
+    Check("typography.lowercase-start", "a text that starts with a lowercase letter", Severity.WARNING, lowercase_start, cost=8),
+    Check("typography.mixed-apostrophes", "’ and ' mixed in one text", Severity.INFO, mixed_apostrophes, cost=3),
 )

@@ -37,22 +37,17 @@ def arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> Exit:
-    from ..check import profiles, run_checks
+    from ..check import run_checks
     from ..files import make_folder, write_output
-    from ..langid import model_helper, preload
     from ..report import render
     from ..validate import load_knowledge_base
     if args.reports and args.output:
         raise Failure("--reports writes every format itself; give --reports DIR or --output FILE, not both")
     root = project_root(args)
-    language = any(code.startswith("language.") for code in profiles().get(args.profile, ()))
-    # The language model loads on the other core while the knowledge base loads: in a helper
-    # process (ended when the checks are done), else in a thread of this process.
-    with model_helper(start=language) as helper:
-        if language and not helper:
-            preload()
-        kb = load_knowledge_base(root)
-        result = run_checks(kb, root, profile=args.profile, langs=args.lang)
+    # on the whole rules the checks run in two processes (`run_checks`, `rulekb.parallel`), the
+    # language model loading in the one that runs the language checks
+    kb = load_knowledge_base(root)
+    result = run_checks(kb, root, profile=args.profile, langs=args.lang)
     code = Exit(result.exit_code)
     summary = (f"{result.summary['findings']} findings ({result.summary['errors']} errors), "
                f"{len(result.waived)} waived; exit code {result.exit_code}")

@@ -1,0 +1,77 @@
+"""The cost of each check and of the data checks share, on a dataset (by default the bench's
+build/bench/fullcr, which `make bench` or `rulekb import cr … --into build/bench/fullcr` makes):
+the figures the registry entries record (`Check.cost`, `Shared.cost`, in milliseconds), which
+`rulekb.check.plan` uses to balance the checks over processes. Only their ratios matter.
+
+Each figure is the best of --runs runs: a shared datum made on a fresh context, a check run on
+a context that holds every shared datum already (so its own work only).
+
+    python benchmarks/check_costs.py [--root DATASET] [--runs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--root", type=Path, default=ROOT / "build" / "bench" / "fullcr")
+    p.add_argument("--runs", type=int, default=3)
+    args = p.parse_args(argv)
+
+    from rulekb import check, langid
+    from rulekb.check import language
+    from rulekb.check.coverage import compute_coverage
+    from rulekb.termbase import load_termbase
+    from rulekb.validate import load_knowledge_base
+
+    kb = load_knowledge_base(args.root)
+    termbase = load_termbase(args.root, kb)
+    checks = [c for c in check.all_checks() if c.family != "waivers"]
+
+    def context() -> check.Context:
+        ctx = check.Context(kb, termbase)
+        ctx.selected = frozenset(c.code for c in checks)
+        return ctx
+
+    def timed(fn) -> float:
+        start = time.perf_counter()
+        fn()
+        return (time.perf_counter() - start) * 1000
+
+    started = time.perf_counter()
+    langid.identifier(kb.language_codes)   # the first load in this process: numpy, the model cache
+    figures: dict[str, list[float]] = {"MODEL": [(time.perf_counter() - started) * 1000]}
+    for _ in range(args.runs):
+        ctx = context()
+        made = {
+            "TERMS": timed(lambda: [ctx.terms(t) for t in ctx.texts()]),
+            "REFS": timed(lambda: [ctx.refs(t) for t in ctx.texts()]),
+            "VERDICTS": timed(lambda: language.judged(ctx, next(iter(ctx.texts())))),
+            "coverage matrix (COVERAGE_COST)": timed(lambda: compute_coverage(ctx)),
+        }
+        for name, ms in made.items():
+            figures.setdefault(name, []).append(ms)
+        shared = dict(ctx.cache)
+        for c in checks:
+            figures.setdefault(c.code, []).append(timed(lambda: sum(1 for _ in c.run(ctx))))
+            ctx.cache.clear()
+            ctx.cache.update(shared)
+    recorded = {s_name: getattr(check, s_name).cost for s_name in ("TERMS", "REFS", "MODEL", "VERDICTS")}
+    recorded.update({c.code: c.cost for c in checks})
+    recorded["coverage matrix (COVERAGE_COST)"] = check.COVERAGE_COST
+    print(f"{'measured':>10} {'recorded':>9}  (milliseconds; {args.root})")
+    for name, runs in sorted(figures.items(), key=lambda item: -min(item[1])):
+        print(f"{min(runs):10.1f} {recorded.get(name, 0):9g}  {name}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
