@@ -219,3 +219,30 @@ def _noting_pid(c, pids):
         (pids / str(os.getpid())).touch()
         return c.run(ctx)
     return dataclasses.replace(c, run=run)
+
+
+def test_the_command_as_it_runs_on_the_whole_rules(tmp_path):
+    """`rulekb check` with the checks in two processes (as on the whole rules) writes the
+    report of a run in one process, and leaves no process behind."""
+    import textwrap
+
+    from conftest import run_fresh
+    from rulekb.report import to_json
+    kb = load_knowledge_base(KB)
+    expected = to_json(run_checks(kb, KB, processes=1), kb)
+    out = tmp_path / "report.json"
+    script = textwrap.dedent(f"""
+        import os
+        import rulekb.check as check
+        check.PARALLEL_UNITS = 0
+        from rulekb.commands import main
+        code = main(["--root", {str(KB)!r}, "check", "--format", "json", "--output", {str(out)!r}])
+        try:
+            os.waitpid(-1, os.WNOHANG)
+            left = True
+        except ChildProcessError:
+            left = False
+        print(code, left)
+    """)
+    assert run_fresh(script).split() == ["1", "False"]  # exit 1 (errors found); no process left
+    assert out.read_text(encoding="utf-8") == expected
