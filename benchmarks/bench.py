@@ -120,9 +120,9 @@ def main(argv: list[str] | None = None) -> int:
            " ".join(line.split()[0] + " " + line.split()[1] for line in out.splitlines()[1:3]))
 
     from rulekb.load import load_files
-    from rulekb.validate import DATA_FOLDERS, build_knowledge_base
+    from rulekb.validate import build_knowledge_base
     start = time.perf_counter()
-    files = load_files(dataset, DATA_FOLDERS)
+    files = load_files(dataset)
     loaded = time.perf_counter()
     kb = build_knowledge_base(files, dataset)
     validated = time.perf_counter()

@@ -30,7 +30,7 @@ def main(argv: list[str] | None = None) -> int:
     from rulekb.check import language
     from rulekb.check.coverage import compute_coverage
     from rulekb.termbase import load_termbase
-    from rulekb.validate import load_knowledge_base
+    from rulekb.knowledge import load_knowledge_base
 
     kb = load_knowledge_base(args.root)
     termbase = load_termbase(args.root, kb)

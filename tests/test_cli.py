@@ -81,7 +81,7 @@ def test_the_rulekb_command_and_python_m_rulekb_run_the_command_line(argv, tmp_p
     check writes the same report as a run in this process."""
     from rulekb.check import run_checks
     from rulekb.report import to_json
-    from rulekb.validate import load_knowledge_base
+    from rulekb.knowledge import load_knowledge_base
     env = {"PYTHONPATH": str(ROOT / "tools"), "PATH": "/usr/bin:/bin"}
     proc = subprocess.run([sys.executable, *argv, "--root", str(ROOT), "validate"], capture_output=True, text=True,
                           env=env, timeout=120)

@@ -22,7 +22,7 @@ from rulekb.commands.show import show_release
 from rulekb.importers.cr import import_release, import_releases
 from rulekb.releases import english_at, english_versions, numbering
 from rulekb.models import SOURCE_LANGUAGE, english_hash
-from rulekb.validate import load_knowledge_base
+from rulekb.knowledge import load_knowledge_base
 
 RELEASES = ("2009-07-11", "2011-05-01", "2018-01-19", "2026-01-16")
 SEED_RULES = ("retrace", "buyback", "dredge", "explore", "casting-spells")

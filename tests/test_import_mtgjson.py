@@ -13,7 +13,7 @@ from rulekb.commands import main
 from rulekb.diagnostics import DataError
 from rulekb.importers.mtgjson import import_set, read_set
 from rulekb.models import SOURCE_LANGUAGE
-from rulekb.validate import load_knowledge_base
+from rulekb.knowledge import load_knowledge_base
 
 
 

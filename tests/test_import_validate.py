@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from rulekb.diagnostics import DataError
-from rulekb.validate import load_knowledge_base
+from rulekb.knowledge import load_knowledge_base
 
 SOURCES = """  cr-2030-01-01:
     title: release 2030

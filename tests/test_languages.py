@@ -13,7 +13,7 @@ from conftest import ROOT
 from rulekb.commands import main
 from rulekb.languages import LanguageError, language_for
 from rulekb.models import SOURCE_LANGUAGE, Language, Status, english_hash
-from rulekb.validate import load_knowledge_base
+from rulekb.knowledge import load_knowledge_base
 
 LANGUAGES = "translations/languages.yaml"
 

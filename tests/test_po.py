@@ -16,7 +16,7 @@ from rulekb import yamledit
 from rulekb.commands import main
 from rulekb.models import SOURCE_LANGUAGE, KnowledgeBase, Status, Unit, english_hash
 from rulekb.po import export
-from rulekb.validate import load_knowledge_base
+from rulekb.knowledge import load_knowledge_base
 
 FIXTURES = DATA / "po"
 

@@ -19,7 +19,7 @@ from rulekb.render.context import Lang, Shared
 from rulekb.render.content import localise_content
 from rulekb.render.text import Where
 from rulekb.termbase import load_termbase
-from rulekb.validate import load_knowledge_base
+from rulekb.knowledge import load_knowledge_base
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = Path(__file__).resolve().parent / "data" / "site" / "hostile"

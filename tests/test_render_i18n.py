@@ -12,7 +12,7 @@ import pytest
 from rulekb.diagnostics import DataError
 from rulekb.i18n import POT_FILE, extract_messages, load_ui, pot_text, read_catalog
 from rulekb.models import Language
-from rulekb.validate import load_knowledge_base
+from rulekb.knowledge import load_knowledge_base
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "tools" / "rulekb"

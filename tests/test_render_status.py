@@ -19,7 +19,7 @@ from rulekb.i18n import load_uis
 from rulekb.models import SOURCE_LANGUAGE, KnowledgeBase
 from rulekb.render.status import status_page
 from rulekb.report.html import to_html
-from rulekb.validate import load_knowledge_base
+from rulekb.knowledge import load_knowledge_base
 
 KB = DATA / "qa" / "kb"
 GOLDEN = Path(__file__).resolve().parent / "golden" / "render"

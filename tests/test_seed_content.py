@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
-from rulekb.validate import load_knowledge_base
+from rulekb.knowledge import load_knowledge_base
 
 # Per seed: the language of each paragraph, in order; None marks a heading that introduces a
 # quotation and is not content ("La traduction française des règles a dit :").

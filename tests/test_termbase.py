@@ -15,7 +15,7 @@ import yaml
 from conftest import DATA, ROOT
 from rulekb.diagnostics import DataError
 from rulekb.termbase import load_termbase
-from rulekb.validate import load_knowledge_base
+from rulekb.knowledge import load_knowledge_base
 
 
 @pytest.fixture(scope="module")

@@ -1,24 +1,16 @@
 """Stage validate: every refused input names file and line, says what is wrong and how to fix it;
-all problems of a run are reported together, with exit code 2 and no traceback. A read on two
-cores (a child process reading a part of the files) gives the knowledge base and the problems
-of a read on one."""
+all problems of a run are reported together, with exit code 2 and no traceback."""
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import shutil
-import sys
-import textwrap
 from pathlib import Path
 
 import pytest
 
-from conftest import DATA, ROOT, run_fresh
 from rulekb.commands import main
 from rulekb.diagnostics import DataError
-from rulekb.validate import load_knowledge_base
+from rulekb.knowledge import load_knowledge_base
 
 RULE = "rules/comprehensive/sample.yaml"
 
@@ -135,116 +127,3 @@ def test_valid_tree_loads(valid_tree):
     assert rule.subrules[0].number == "702.9a" and rule.notes[0].id == "sample.n1"
     assert kb.rulings[0].cards == ("sample-card",)
     assert kb.card("sample-card").names["de"] == "Beispielkarte"
-
-
-# ---------------------------------------------------------------- reading on two cores
-
-
-_TWO_CORES = """
-import json, os, sys, threading
-from pathlib import Path
-import rulekb.validate as validate
-from rulekb.diagnostics import DataError
-from rulekb.load import load_files
-
-forks = []
-real = validate._read_in_child
-def counted(root, paths):
-    forks.append(len(paths))
-    return real(root, paths)
-validate._read_in_child = counted
-validate.PARALLEL_BYTES = 0
-validate.CHILD_SHARE = validate.EARLY_SHARE = 1.0  # the child reads every rule and glossary file
-
-def outcome(load, root):
-    try:
-        kb = load(root)
-        return ["kb", repr(kb.rules), repr(kb.rulings), repr(kb.cards), repr(kb.glossary), repr(kb.languages)]
-    except DataError as exc:
-        return ["problems", [str(p) for p in exc.problems]]
-
-def serial(root):
-    return validate.build_knowledge_base(load_files(root, validate.DATA_FOLDERS), root)
-
-def gone():
-    try:
-        os.waitpid(-1, os.WNOHANG)
-        return False
-    except ChildProcessError:
-        return True
-"""
-
-
-def _two_cores(code: str) -> dict:
-    """Run `code` after _TWO_CORES in a new process (a test process may run other threads, from
-    which no child is forked) and return the JSON it prints."""
-    return json.loads(run_fresh(textwrap.dedent(_TWO_CORES) + textwrap.dedent(code)))
-
-
-def test_a_read_on_two_cores_finds_the_same_problems(tmp_path):
-    """Every refused input of CASES, read with a child process reading the rule file: the same
-    problems as a read on one core."""
-    trees = {}
-    for case, rel, old, new, *_rest in CASES:
-        tree = tmp_path / re.sub(r"\W+", "-", case)
-        shutil.copytree(DATA / "kb" / "valid", tree)
-        _replace(tree, rel, old, new)
-        trees[case] = str(tree)
-    got = _two_cores(f"""
-        out = {{}}
-        for case, tree in {trees!r}.items():
-            forks.clear()
-            out[case] = [outcome(validate.load_knowledge_base, Path(tree)), outcome(serial, Path(tree)), list(forks)]
-        print(json.dumps(out))
-    """)
-    for case, (two, one, forks) in got.items():
-        assert two == one, case
-        assert one[0] == "problems" and forks == [1], case  # refused; the rule file was read by the child
-
-
-def test_a_read_on_two_cores_is_a_read_on_one():
-    got = _two_cores(f"""
-        root = Path({str(ROOT)!r})
-        two = outcome(validate.load_knowledge_base, root)
-        print(json.dumps({{"same": two == outcome(serial, root), "kb": two[0], "forks": forks, "gone": gone()}}))
-    """)
-    assert got["same"] and got["kb"] == "kb" and got["gone"]
-    assert len(got["forks"]) == 1 and got["forks"][0] > 1
-
-
-def test_when_the_child_fails_its_files_are_read_here():
-    got = _two_cores(f"""
-        from rulekb import forking
-        root = Path({str(ROOT)!r})
-        validate._read_in_child = lambda root, paths: forks.append(len(paths)) or forking.fork(lambda: 1 / 0)  # fails
-        print(json.dumps({{"same": outcome(validate.load_knowledge_base, root) == outcome(serial, root),
-                          "forks": len(forks)}}))
-    """)
-    assert got == {"same": True, "forks": 1}
-
-
-def test_an_early_read_is_taken_up_by_the_load_of_its_root():
-    got = _two_cores(f"""
-        root = Path({str(ROOT)!r})
-        validate.read_early(root)
-        early = len(validate._early)
-        same = outcome(validate.load_knowledge_base, root) == outcome(serial, root)
-        print(json.dumps({{"early": early, "same": same, "forks": len(forks), "left": len(validate._early),
-                          "gone": gone()}}))
-    """)
-    assert got == {"early": 1, "same": True, "forks": 1, "left": 0, "gone": True}  # no second child
-
-
-def test_an_early_read_of_another_root_is_ended(tmp_path):
-    other = tmp_path / "kb"
-    shutil.copytree(DATA / "kb" / "valid", other)
-    got = _two_cores(f"""
-        validate.read_early(Path({str(other)!r}))
-        root = Path({str(ROOT)!r})
-        same = outcome(validate.load_knowledge_base, root) == outcome(serial, root)
-        left = len(validate._early)
-        validate._end_early()  # as at the end of the process
-        print(json.dumps({{"same": same, "forks": len(forks), "left": left, "after": len(validate._early),
-                          "gone": gone()}}))
-    """)
-    assert got == {"same": True, "forks": 2, "left": 1, "after": 0, "gone": True}

@@ -17,7 +17,7 @@ from rulekb import yamledit
 from rulekb.diagnostics import DataError
 from rulekb.load import MapNode, parse_text
 from rulekb.models import Unit
-from rulekb.validate import load_knowledge_base
+from rulekb.knowledge import load_knowledge_base
 
 HANDWRITTEN = DATA / "po" / "handwritten-rule.yaml"
 LANGS = ("en", "de", "fr")

@@ -14,7 +14,7 @@ from conftest import DATA
 from rulekb.check import all_checks, profiles, run_checks, sort_findings
 from rulekb.diagnostics import DataError
 from rulekb.models import Finding, Severity
-from rulekb.validate import load_knowledge_base
+from rulekb.knowledge import load_knowledge_base
 
 KB = DATA / "qa" / "kb"
 

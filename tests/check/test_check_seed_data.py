@@ -6,7 +6,7 @@ import pytest
 
 from conftest import ROOT
 from rulekb.check import run_checks
-from rulekb.validate import load_knowledge_base
+from rulekb.knowledge import load_knowledge_base
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ from rulekb.check.coverage import Cell, Coverage, Row
 from rulekb.check.view import (Index, Words, by_group, chart, counts, entry, grouped_missing, groups, row_key,
                                translated_rows)
 from rulekb.models import Finding, Severity
-from rulekb.validate import load_knowledge_base
+from rulekb.knowledge import load_knowledge_base
 
 import pytest
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from conftest import DATA
 from rulekb.check import CheckResult, run_checks
 from rulekb.models import KnowledgeBase
-from rulekb.validate import load_knowledge_base
+from rulekb.knowledge import load_knowledge_base
 
 KB = DATA / "qa" / "kb"
 GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "check"

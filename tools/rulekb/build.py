@@ -46,7 +46,7 @@ from .models import KnowledgeBase
 from .render import RenderedSite, paths, render_site
 from .render.markup import e, split_blocks
 from .timing import PAGE_PIPELINE, Clock, Part, maybe, process_and_children_seconds
-from .validate import load_knowledge_base
+from .knowledge import load_knowledge_base
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 CONTENT_FOLDER = "content"
@@ -292,7 +292,7 @@ def prepare(root: Path, languages: Sequence[str] | None = None, *, concurrent_ch
     `concurrent_checks` the QA of the status pages runs in a child process while the pages
     are rendered (two processor cores: one each). With a `clock`, the processor time of each
     part is added to it."""
-    with maybe(clock, Part.LOAD, process_and_children_seconds):  # the read may fork a child
+    with maybe(clock, Part.LOAD):
         kb = load_knowledge_base(root)
         if languages:
             unknown = [code for code in languages if code not in kb.language_codes]

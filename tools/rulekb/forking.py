@@ -1,6 +1,5 @@
 """A function run in a forked child process, its result sent back pickled: how the pipeline
-puts its second processor core to work (validate's early read of the rule files, the checks'
-second process, the build's QA pages and its languages). Pure Python code holds the GIL, so
+puts its second processor core to work (the checks' second process, the build's QA pages and its languages). Pure Python code holds the GIL, so
 threads would not help; a forked child sees the parent's memory as it was — the knowledge base,
 the rendered pages — and nothing is loaded twice.
 

@@ -19,7 +19,10 @@ from . import yamledit
 from .diagnostics import DataError, Problem
 from .load import SourceFile, load_files, parse_text
 from .models import Language
-from .validate import DATA_FOLDERS, LANG_CODE, LANGUAGES_FILE, build_knowledge_base, load_knowledge_base
+from .knowledge import load_knowledge_base
+from .layout import LANGUAGES_FILE
+from .schema import LANG_CODE
+from .validate import build_knowledge_base
 
 TERRITORY = re.compile(r"^[A-Z]{2}$")
 
@@ -116,7 +119,7 @@ def add(root: Path, language: Language, *, write: bool = True) -> Added:
     node, problems = parse_text(LANGUAGES_FILE, planned.new.lstrip("\ufeff"))
     if problems or node is None:
         raise DataError(problems)
-    files = tuple(SourceFile(f.path, node) if f.path == LANGUAGES_FILE else f for f in load_files(root, DATA_FOLDERS))
+    files = tuple(SourceFile(f.path, node) if f.path == LANGUAGES_FILE else f for f in load_files(root))
     after = build_knowledge_base(files, root)
     if after.languages[-1] != language or after.languages[:-1] != kb.languages:
         raise DataError([Problem(LANGUAGES_FILE, 1, 1, "internal error: the new entry does not read back as given",

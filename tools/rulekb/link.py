@@ -129,13 +129,6 @@ def number_index(kb: KnowledgeBase) -> dict[str, Target]:
     return index
 
 
-def _unit_owner(kb: KnowledgeBase) -> dict[str, str]:
-    """unit id -> id of the rule (or ruling mechanic) it belongs to."""
-    owner = {u.id: r.id for r in kb.rules for u in r.units}
-    owner.update({r.unit.id: r.mechanic for r in kb.rulings})
-    return owner
-
-
 def _releases(unit: Unit) -> list[str]:
     return sorted(r for v in unit.variants.get(SOURCE_LANGUAGE, ()) for r in v.releases)
 
@@ -169,18 +162,19 @@ def moves(kb: KnowledgeBase) -> dict[str, tuple[Moved, ...]]:
 
 def link(kb: KnowledgeBase) -> LinkedKB:
     index = number_index(kb)
-    owner = _unit_owner(kb)
     links: list[Link] = []
     back: dict[str, set[str]] = {}
     units: tuple[Unit, ...] = kb.units()
     for unit in units:
+        owner = kb.owner(unit.id)
+        home = owner.id if isinstance(owner, Rule) else owner.mechanic if owner is not None else None  # its rule's id
         for lang, variants in sorted(unit.variants.items()):
             for i, variant in enumerate(variants):
                 for ref in find_references(variant.text):
                     targets = tuple(index.get(n) for n in ref.numbers)
                     links.append(Link(unit.id, lang, i, ref, targets))
                     for t in targets:
-                        if t is not None and t.rule.id != owner.get(unit.id):
+                        if t is not None and t.rule.id != home:
                             back.setdefault(t.rule.id, set()).add(unit.id)
     backlinks = MappingProxyType({k: tuple(sorted(v)) for k, v in sorted(back.items())})
     return LinkedKB(kb, tuple(links), backlinks, MappingProxyType(index), MappingProxyType(moves(kb)))

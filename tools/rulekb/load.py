@@ -9,8 +9,6 @@ that are not UTF-8. All problems of all files are collected into one `DataError`
 
 from __future__ import annotations
 
-import gc
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
@@ -19,6 +17,7 @@ from typing import Union
 import yaml
 
 from .diagnostics import DataError, Problem
+from .layout import data_files
 
 try:  # libyaml's event parser is ~10x faster; the pure-Python one gives the same events
     from yaml import CSafeLoader as _Loader
@@ -85,31 +84,6 @@ def _pos(mark: yaml.Mark) -> tuple[int, int]:
     return mark.line + 1, mark.column + 1
 
 
-# Node construction is the hot path of loading the whole Comprehensive Rules (~200,000 nodes):
-# these build the frozen nodes without the per-field checks of a frozen dataclass' __init__
-# (same values, same types, same equality).
-_new = object.__new__
-
-
-def _scalar(value: str, line: int, column: int, quoted: bool) -> Scalar:
-    node = _new(Scalar)
-    d = node.__dict__
-    d["value"] = value
-    d["line"] = line
-    d["column"] = column
-    d["quoted"] = quoted
-    return node
-
-
-def _container(cls: type, items: tuple, line: int, column: int):  # type: ignore[no-untyped-def]
-    node = _new(cls)
-    d = node.__dict__
-    d["items"] = items
-    d["line"] = line
-    d["column"] = column
-    return node
-
-
 _ScalarEvent, _SequenceStart, _SequenceEnd = yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.SequenceEndEvent
 _MappingStart, _MappingEnd, _AliasEvent = yaml.MappingStartEvent, yaml.MappingEndEvent, yaml.AliasEvent
 
@@ -119,13 +93,7 @@ def _plain(event: yaml.ScalarEvent) -> Scalar:
     loops handle these inline, without the general `_Builder._node`)."""
     mark = event.start_mark
     style = event.style
-    node = _new(Scalar)
-    d = node.__dict__
-    d["value"] = event.value
-    d["line"] = mark.line + 1
-    d["column"] = mark.column + 1
-    d["quoted"] = style is not None and style != ""
-    return node
+    return Scalar(event.value, mark.line + 1, mark.column + 1, style is not None and style != "")
 
 
 class _Builder:
@@ -176,7 +144,7 @@ class _Builder:
         line, col = mark.line + 1, mark.column + 1
         if kind is _ScalarEvent:
             style = event.style  # type: ignore[attr-defined]
-            return _scalar(event.value, line, col, style is not None and style != "")  # type: ignore[attr-defined]
+            return Scalar(event.value, line, col, style is not None and style != "")  # type: ignore[attr-defined]
         if kind is _SequenceStart:
             items = []
             for child in it:
@@ -187,7 +155,7 @@ class _Builder:
                     items.append(_plain(child))
                 else:
                     items.append(self._node(child, it))
-            return _container(SeqNode, tuple(items), line, col)
+            return SeqNode(tuple(items), line, col)
         if kind is _MappingStart:
             return self._mapping(line, col, it)
         raise AssertionError(f"unexpected YAML event {event!r}")  # the parser guarantees this
@@ -222,7 +190,7 @@ class _Builder:
                 continue
             seen[key.value] = key
             items.append((key, value))
-        return _container(MapNode, tuple(items), line, col)
+        return MapNode(tuple(items), line, col)
 
     def problem_at(self, node: Node, message: str, hint: str) -> None:
         self.problems.append(Problem(self.path, node.line, node.column, message, hint))
@@ -264,9 +232,9 @@ def parse_text(path: str, text: str) -> tuple[Node | None, list[Problem]]:
     return root, builder.problems
 
 
-def parse_file(path: Path, root: Path) -> tuple[SourceFile | None, list[Problem]]:
-    rel = path.relative_to(root).as_posix()
-    text, problems = _decode(rel, path.read_bytes())
+def parse_bytes(rel: str, data: bytes) -> tuple[SourceFile | None, list[Problem]]:
+    """Parse the bytes of the file `rel` (its path relative to the project root)."""
+    text, problems = _decode(rel, data)
     if text is None:
         return None, problems
     node, problems = parse_text(rel, text)
@@ -277,41 +245,20 @@ def parse_file(path: Path, root: Path) -> tuple[SourceFile | None, list[Problem]
     return SourceFile(rel, node), problems
 
 
-def yaml_files(root: Path, folder: str) -> list[Path]:
-    base = root / folder
-    if not base.is_dir():
-        return []
-    return sorted(p for p in base.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
+def parse_file(path: Path, root: Path) -> tuple[SourceFile | None, list[Problem]]:
+    return parse_bytes(path.relative_to(root).as_posix(), path.read_bytes())
 
 
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while building many long-lived objects (the nodes of
-    a whole knowledge base): its repeated passes over the growing heap would double the time.
-    Nodes and models hold no reference cycles; reference counting still frees what is dropped."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            # Move what was built out of the young generation: else the first collection after
-            # re-enabling would scan every node at once (as costly as the pause saved).
-            gc.freeze()
-            gc.enable()
-
-
-def load_files(root: Path, folders: tuple[str, ...]) -> tuple[SourceFile, ...]:
-    """Parse every YAML file under the given folders of `root`; raise DataError with all problems."""
+def load_files(root: Path) -> tuple[SourceFile, ...]:
+    """Parse every YAML file of the project `root` (`layout.data_files`); raise DataError with
+    all problems."""
     files: list[SourceFile] = []
-    problems: list[Problem] = []
-    with gc_paused():
-        for folder in folders:
-            for path in yaml_files(root, folder):
-                parsed, found = parse_file(path, root)
-                problems.extend(found)
-                if parsed is not None:
-                    files.append(parsed)
+    paths, problems = data_files(root)
+    for path in paths:
+        parsed, found = parse_file(path, root)
+        problems.extend(found)
+        if parsed is not None:
+            files.append(parsed)
     if problems:
         raise DataError(problems)
     return tuple(files)

@@ -304,6 +304,18 @@ class KnowledgeBase:
     def card(self, card_id: str) -> Card | None:
         return self._card_by_id.get(card_id)
 
+    @functools.cached_property
+    def owners(self) -> Mapping[str, Rule | Ruling]:
+        """Unit id -> the rule or the ruling it belongs to (its rules' and rulings' units, not the
+        glossary's); built on first use and kept on this knowledge base."""
+        found: dict[str, Rule | Ruling] = {u.id: r for r in self.rules for u in r.units}
+        found.update((r.unit.id, r) for r in self.rulings)
+        return MappingProxyType(found)
+
+    def owner(self, unit_id: str) -> Rule | Ruling | None:
+        """The rule or ruling that holds the unit `unit_id` (None for a glossary or unknown unit)."""
+        return self.owners.get(unit_id)
+
     def units(self) -> tuple[Unit, ...]:
         """The units of the rules and rulings (the glossary's are `glossary_units`)."""
         return tuple(u for r in self.rules for u in r.units) + tuple(r.unit for r in self.rulings)

@@ -45,8 +45,9 @@ from babel.messages.pofile import PoFileError, PoFileParser, normalize, unescape
 from . import __version__, yamledit
 from .diagnostics import DataError, Problem, did_you_mean
 from .load import SourceFile, load_files, parse_text
-from .models import SOURCE_LANGUAGE, KnowledgeBase, Language, Status, Unit, UnitKind, Variant, english_hash
-from .validate import DATA_FOLDERS, LANG_CODE, build_knowledge_base, load_knowledge_base
+from .models import SOURCE_LANGUAGE, KnowledgeBase, Language, Rule, Status, Unit, UnitKind, Variant, english_hash
+from .schema import LANG_CODE
+from .validate import build_knowledge_base
 
 DOMAIN = "rules"
 WIDTH = 76  # Babel's default wrapping (gettext's is 79); Poedit and Weblate read any width
@@ -169,16 +170,15 @@ def _catalog_date(kb: KnowledgeBase, entries: Sequence[Entry]) -> dt.datetime:
     """The newest date the exported texts carry (their sources' dates, the rules releases and
     ruling dates): the catalog's header dates, so that the same data gives the same bytes."""
     dates = set()
-    rule_of = {u.id: r for r in kb.rules for u in r.units}
-    ruling_of = {r.unit.id: r for r in kb.rulings}
     for e in entries:
         for v in (e.english, e.translation):
             if v is not None and kb.sources[v.source].date:
                 dates.add(kb.sources[v.source].date)
-        if e.unit.id in rule_of:
-            dates.add(rule_of[e.unit.id].release)
-        elif e.unit.id in ruling_of:
-            dates.add(ruling_of[e.unit.id].date)
+        owner = kb.owner(e.unit.id)
+        if isinstance(owner, Rule):
+            dates.add(owner.release)
+        elif owner is not None:
+            dates.add(owner.date)
     newest = max(dates) if dates else "1970-01-01"
     return dt.datetime.strptime(newest, "%Y-%m-%d").replace(tzinfo=dt.timezone.utc)
 
@@ -569,7 +569,7 @@ def _check_result(root: Path, kb: KnowledgeBase, files: Sequence[yamledit.FileEd
         return kb
     edited = {f.path: f.new for f in files}
     sources: list[SourceFile] = []
-    for f in load_files(root, DATA_FOLDERS):
+    for f in load_files(root):
         if f.path in edited:
             node, problems = parse_text(f.path, edited[f.path].lstrip("\ufeff"))
             if problems or node is None:

@@ -24,7 +24,8 @@ from typing import Mapping
 
 from .diagnostics import DataError, Problem, did_you_mean
 from .load import Node, parse_file
-from .validate import LANGUAGES_FILE, SOURCES_FILE, Reader, languages_from, sources_from
+from .layout import LANGUAGES_FILE, SOURCES_FILE
+from .schema import Reader, languages_from, sources_from
 
 TERMBASE_FILE = "translations/termbase.yaml"
 

@@ -99,22 +99,13 @@ class Context:
         self.termbase = termbase
         self.languages: tuple[str, ...] = kb.language_codes
         self.targets: tuple[str, ...] = kb.target_languages
-        owners: dict[str, tuple[Rule | None, Ruling | None]] = {}
-        self._rule_units: dict[str, tuple[Unit, ...]] = {}
-        units: list[Unit] = []
-        for rule in kb.rules:
-            rule_units = self._rule_units[rule.id] = rule.units  # (a property that builds the tuple)
-            units.extend(rule_units)
-            for unit in rule_units:
-                owners[unit.id] = (rule, None)
-        for ruling in kb.rulings:
-            units.append(ruling.unit)
-            owners[ruling.unit.id] = (None, ruling)
-        self._owners = owners
-        self.units: tuple[Unit, ...] = tuple(units)  # as kb.units() lists them
+        # (Rule.units is a property that builds the tuple: once per rule here)
+        self._rule_units: dict[str, tuple[Unit, ...]] = {rule.id: rule.units for rule in kb.rules}
+        self.units: tuple[Unit, ...] = (tuple(u for units in self._rule_units.values() for u in units)
+                                        + tuple(ruling.unit for ruling in kb.rulings))  # as kb.units() lists them
         self._all: list[Text] = []
         for unit in self.units:
-            rule, ruling = owners[unit.id]
+            rule, ruling = self.owner(unit)
             release = rule.release if rule else ruling.date if ruling else None
             for lang in self.languages:
                 for i, variant in enumerate(unit.variants.get(lang, ())):
@@ -127,7 +118,9 @@ class Context:
         self.cache: dict[tuple[str, ...], object] = {}  # per-run caches of the family modules
 
     def owner(self, unit: Unit) -> tuple[Rule | None, Ruling | None]:
-        return self._owners[unit.id]
+        """The rule or the ruling that holds `unit` (`KnowledgeBase.owner`), as (rule, None) or (None, ruling)."""
+        found = self.kb.owner(unit.id)
+        return (found, None) if isinstance(found, Rule) else (None, found)
 
     def texts(self, langs: Sequence[str] | None = None, *, variants: bool = False) -> Iterator[Text]:
         """Canonical texts (every variant with `variants`), of `langs` (default: all), in KB order."""

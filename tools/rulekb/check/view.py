@@ -40,26 +40,25 @@ class Index:
 
     kb: KnowledgeBase
     units: Mapping[str, Unit]
-    rule_of: Mapping[str, Rule]
-    ruling_of: Mapping[str, Ruling]
     order: Mapping[str, int]            # unit id -> its place in kb.units()
     languages: Mapping[str, Language]   # code -> language
 
     @classmethod
     def of(cls, kb: KnowledgeBase) -> Index:
-        units: dict[str, Unit] = {}
-        rule_of: dict[str, Rule] = {}
-        ruling_of: dict[str, Ruling] = {}
-        for rule in kb.rules:
-            for unit in rule.units:
-                units[unit.id] = unit
-                rule_of[unit.id] = rule
-        for ruling in kb.rulings:
-            units[ruling.unit.id] = ruling.unit
-            ruling_of[ruling.unit.id] = ruling
-        order = {unit.id: i for i, unit in enumerate(kb.units())}
-        return cls(kb, MappingProxyType(units), MappingProxyType(rule_of), MappingProxyType(ruling_of),
-                   MappingProxyType(order), MappingProxyType({lang.code: lang for lang in kb.languages}))
+        found = kb.units()
+        units = {unit.id: unit for unit in found}
+        order = {unit.id: i for i, unit in enumerate(found)}
+        return cls(kb, MappingProxyType(units), MappingProxyType(order), MappingProxyType({lang.code: lang for lang in kb.languages}))
+
+    def rule_of(self, entry: str) -> Rule | None:
+        """The rule that holds the unit `entry` (`KnowledgeBase.owner`), or None."""
+        owner = self.kb.owner(entry)
+        return owner if isinstance(owner, Rule) else None
+
+    def ruling_of(self, entry: str) -> Ruling | None:
+        """The ruling that is the unit `entry` (`KnowledgeBase.owner`), or None."""
+        owner = self.kb.owner(entry)
+        return owner if isinstance(owner, Ruling) else None
 
     def name(self, code: str) -> str:
         """The English name of a language ("German"), or its code when unknown."""
@@ -73,12 +72,11 @@ class Index:
 
     def group(self, entry: str) -> str:
         """The rule id, or 'rulings:<mechanic>', a finding's entry belongs to ('?' for neither)."""
-        rule = self.rule_of.get(entry)
-        if rule is not None:
-            return rule.id
-        ruling = self.ruling_of.get(entry)
-        if ruling is not None:
-            return RULINGS + ruling.mechanic
+        owner = self.kb.owner(entry)
+        if isinstance(owner, Rule):
+            return owner.id
+        if isinstance(owner, Ruling):
+            return RULINGS + owner.mechanic
         return "?"
 
     def group_title(self, group: str, lang: str = SOURCE_LANGUAGE) -> str:

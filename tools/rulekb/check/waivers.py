@@ -15,7 +15,7 @@ from typing import Iterable, Sequence
 from ..diagnostics import DataError, did_you_mean
 from ..load import parse_file
 from ..models import Finding, KnowledgeBase, Severity
-from ..validate import Reader
+from ..schema import Reader
 from . import Check, Waived
 
 WAIVERS_FILE = "translations/qa-waivers.yaml"

@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> Exit:
     from ..check import run_checks
     from ..files import make_folder, write_output
     from ..report import render
-    from ..validate import load_knowledge_base
+    from ..knowledge import load_knowledge_base
     if args.reports and args.output:
         raise Failure("--reports writes every format itself; give --reports DIR or --output FILE, not both")
     root = project_root(args)

@@ -22,7 +22,7 @@ def run(args: argparse.Namespace) -> Exit:
     from ..models import SOURCE_LANGUAGE
     from ..refs import is_rule_number
     from ..releases import KINDS, compare, imported, valid_release
-    from ..validate import load_knowledge_base
+    from ..knowledge import load_knowledge_base
     from ..worddiff import format_diff, word_diff
     if not is_rule_number(args.ref):
         raise Failure(NOT_A_NUMBER.format(ref=args.ref))

@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> Exit:
 def export(args: argparse.Namespace) -> Exit:
     from .. import po
     from ..files import make_folder, write_atomic, write_output
-    from ..validate import load_knowledge_base
+    from ..knowledge import load_knowledge_base
     root = project_root(args)
     kb = load_knowledge_base(root)
     result = po.export(kb, args.lang)
@@ -74,7 +74,7 @@ DETAILS = {
 
 def import_(args: argparse.Namespace) -> Exit:
     from .. import po
-    from ..validate import load_knowledge_base
+    from ..knowledge import load_knowledge_base
     root = project_root(args)
     kb = load_knowledge_base(root)
     path = Path(args.file)

@@ -38,7 +38,7 @@ def languages(kb: KnowledgeBase, args: argparse.Namespace) -> Sequence[str]:
 def run(args: argparse.Namespace) -> Exit:
     from ..link import link
     from ..refs import is_rule_number
-    from ..validate import load_knowledge_base
+    from ..knowledge import load_knowledge_base
     kb = load_knowledge_base(project_root(args))
     if not is_rule_number(args.ref):
         raise Failure(NOT_A_NUMBER.format(ref=args.ref))

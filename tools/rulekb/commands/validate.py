@@ -10,7 +10,7 @@ from .common import Command, no_arguments, project_root
 
 
 def run(args: argparse.Namespace) -> Exit:
-    from ..validate import load_knowledge_base
+    from ..knowledge import load_knowledge_base
     root = project_root(args)
     kb = load_knowledge_base(root)
     texts: Counter[str] = Counter()

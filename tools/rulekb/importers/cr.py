@@ -32,10 +32,11 @@ from typing import Any, Sequence
 
 from ..diagnostics import DataError, Problem
 from ..files import write_atomic
-from ..load import MapNode, Node, Scalar, SeqNode, SourceFile, gc_paused
+from ..load import MapNode, Node, Scalar, SeqNode, SourceFile
 from ..models import SOURCE_LANGUAGE, KnowledgeBase, Rule
 from ..refs import SUBRULE_LETTERS, sort_key
-from ..validate import SOURCES_FILE, build_knowledge_base
+from ..layout import SOURCES_FILE
+from ..validate import build_knowledge_base
 from . import crtext, identity
 from ..releases import english_at, english_versions
 from .store import FlowDict, FlowList, Tree, open_target, register_source
@@ -744,8 +745,7 @@ def import_release(root: Path, file: Path, effective: str | None = None, into: P
 def import_releases(root: Path, files: Sequence[Path], effective: str | None = None,
                     into: Path | None = None) -> ImportResult:
     """Import several release texts, oldest first, writing once at the end."""
-    with gc_paused():  # hundreds of thousands of long-lived small objects: see load.gc_paused
-        return _import(root, files, effective, into)
+    return _import(root, files, effective, into)
 
 
 def _current(tree: Tree, loaded: tuple[SourceFile, ...]) -> tuple[SourceFile, ...]:

@@ -26,9 +26,11 @@ from typing import Any
 
 from ..diagnostics import DataError, Problem
 from ..files import write_atomic
-from ..load import SourceFile, gc_paused
+from ..load import SourceFile
 from ..models import SOURCE_LANGUAGE, KnowledgeBase
-from ..validate import SOURCES_FILE, UUID, build_knowledge_base
+from ..layout import SOURCES_FILE
+from ..schema import UUID
+from ..validate import build_knowledge_base
 from .cr import slug, to_node
 from .identity import fold
 from .store import Tree, open_target, register_source
@@ -192,8 +194,7 @@ class MtgjsonReport:
 
 
 def import_set(root: Path, file: Path, into: Path | None = None) -> MtgjsonReport:
-    with gc_paused():
-        return _import_set(root, file, into)
+    return _import_set(root, file, into)
 
 
 def _import_set(root: Path, file: Path, into: Path | None) -> MtgjsonReport:

@@ -428,12 +428,12 @@ class Target:
 def open_target(project: Path, into: Path | None) -> Target:
     """Load the tree an import writes into: `into` (created from `project` when missing) or
     the project itself. Raises DataError when its data does not load."""
-    from ..validate import DATA_FOLDERS, build_knowledge_base
     from ..load import load_files
+    from ..validate import build_knowledge_base
 
     created = prepare_dataset(project, into) if into is not None else False
     root = into if into is not None else project
-    files = load_files(root, DATA_FOLDERS)
+    files = load_files(root)
     return Target(root, created, files, build_knowledge_base(files, root))
 
 

@@ -84,11 +84,11 @@ class StatusPage:
 def _unit_href(ix: Index, entry_id: str) -> str:
     """The page of a unit (Markdown path): its rule's page at the subrule's anchor, or for a
     ruling its first card's page (else its mechanic's rule page)."""
-    rule = ix.rule_of.get(entry_id)
+    rule = ix.rule_of(entry_id)
     if rule is not None:
         sub = next((s for s in rule.subrules if s.unit.id == entry_id), None)
         return paths.rule_page(rule.id) + (f"#{sub.number}" if sub else "")
-    ruling = ix.ruling_of.get(entry_id)
+    ruling = ix.ruling_of(entry_id)
     if ruling is not None and ruling.cards:
         return paths.card_page(ruling.cards[0])
     if ruling is not None:

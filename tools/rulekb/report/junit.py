@@ -14,7 +14,7 @@ from xml.etree import ElementTree as ET
 
 from ..check import CheckResult, Waived
 from ..check.view import Index
-from ..models import Finding, KnowledgeBase, Severity
+from ..models import Finding, KnowledgeBase, Rule, Severity
 
 __all__ = ["to_junit"]
 
@@ -47,8 +47,8 @@ def to_junit(result: CheckResult, kb: KnowledgeBase) -> str:
         for unit in units:
             findings = by_case.get((lang, unit.id), [])
             tests += 1
-            rule = ix.rule_of.get(unit.id)
-            group = rule.id if rule else "rulings." + ix.ruling_of[unit.id].mechanic
+            owner = ix.kb.owner(unit.id)
+            group = owner.id if isinstance(owner, Rule) else "rulings." + owner.mechanic  # type: ignore[union-attr]
             variant = unit.text(lang)
             pos = variant.pos if variant else unit.pos
             case = ET.SubElement(suite, "testcase", {"classname": f"rulekb.{lang}.{group}",

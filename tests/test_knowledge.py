@@ -1,0 +1,69 @@
+"""The sequential load -> validate -> link of a project from disk (`rulekb.knowledge`): the same
+knowledge base, or the same problems, as validating the parsed files in memory (the importers'
+and editors' way); a knowledge base knows which rule or ruling owns each unit."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import DATA, ROOT
+from rulekb.diagnostics import DataError
+from rulekb.knowledge import load_knowledge_base, load_linked
+from rulekb.load import load_files
+from rulekb.models import Rule, Ruling
+from rulekb.validate import build_knowledge_base
+from test_validate import CASES, _replace
+
+
+def _outcome(load, root: Path) -> list:
+    try:
+        kb = load(root)
+    except DataError as exc:
+        return ["problems", [str(p) for p in exc.problems]]
+    return ["kb", kb]
+
+
+def _in_memory(root: Path):
+    return build_knowledge_base(load_files(root), root)
+
+
+def test_the_seed_project_loads_as_in_memory():
+    assert _outcome(load_knowledge_base, ROOT) == _outcome(_in_memory, ROOT)
+
+
+@pytest.mark.parametrize("case, rel, old, new", [c[:4] for c in CASES], ids=[c[0] for c in CASES])
+def test_a_refused_project_gives_the_problems_of_the_in_memory_check(tmp_path, case, rel, old, new):
+    tree = tmp_path / "kb"
+    shutil.copytree(DATA / "kb" / "valid", tree)
+    _replace(tree, rel, old, new)
+    found = _outcome(load_knowledge_base, tree)
+    assert found[0] == "problems" and found == _outcome(_in_memory, tree)
+
+
+@pytest.mark.parametrize("missing", ["translations/languages.yaml", "rules/sources.yaml"])
+def test_a_missing_context_file_is_named(valid_tree, missing):
+    (valid_tree / missing).unlink()
+    with pytest.raises(DataError) as err:
+        load_knowledge_base(valid_tree)
+    assert [(p.file, p.message) for p in err.value.problems] == [(missing, f"{missing} is missing")]
+
+
+def test_every_unit_has_one_owner():
+    kb = load_knowledge_base(ROOT)
+    for rule in kb.rules:
+        for unit in rule.units:
+            assert kb.owner(unit.id) is rule
+    for ruling in kb.rulings:
+        assert kb.owner(ruling.unit.id) is ruling
+    assert all(isinstance(o, (Rule, Ruling)) for o in kb.owners.values())
+    assert kb.owner("glossary.retrace.term") is None and kb.owner("no-such-rule.text") is None
+    assert kb.owners is kb.owners  # built once
+
+
+def test_load_linked_resolves_references():
+    linked = load_linked(ROOT)
+    assert linked.kb == load_knowledge_base(ROOT)
+    assert linked.links and linked.lookup("702.81") is not None

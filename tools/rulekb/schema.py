@@ -1,0 +1,336 @@
+"""The schema reader of the validate stage (load -> validate -> link -> check -> render -> report).
+
+`Reader` offers typed accessors on the positioned nodes of `load` and collects a file's problems
+(file, line, column, what is wrong, how to fix it); the patterns here are the shapes of ids,
+dates and codes. A `Project` is what a data file is checked against (its `Context`): the
+languages of ``translations/languages.yaml`` and the sources of ``rules/sources.yaml``
+(`read_project`). `read_unit`, `read_history` and `read_releases` read the shapes several kinds
+of data file share. Used by `validate` (the data files), `termbase`, the check's waivers and
+`languages`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Mapping
+
+from .diagnostics import DataError, Problem, did_you_mean
+from .layout import LANGUAGES_FILE, SOURCES_FILE
+from .load import MapNode, Node, Scalar, SeqNode, SourceFile
+from .models import SOURCE_LANGUAGE, HistoryEntry, Language, Pos, Source, Status, Unit, UnitKind, Variant
+from .refs import parse_rule_number
+
+SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+NOTE_KEY = re.compile(r"^n[1-9][0-9]*$")
+LANG_CODE = re.compile(r"^[a-z]{2,3}$")
+HASH = re.compile(r"^[0-9a-f]{16}$")
+UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+SUBRULE_LETTER = re.compile(r"^[a-z]$")
+# A subrule's key in its rule file: its letter, or (for a subrule that came after another one had
+# taken that key) letter-N; the key is the stable part of the unit id, `letters` its letter per release.
+SUBRULE_KEY = re.compile(r"^[a-z](?:-[1-9][0-9]*)?$")
+UNIT_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*\.(?:text|[a-z](?:-[1-9][0-9]*)?)$")  # a rule's text or subrule
+SHA256 = re.compile(r"^[0-9a-f]{64}$")
+
+@functools.lru_cache(maxsize=4096)
+def is_date(value: str, partial: bool) -> bool:
+    """A real date written YYYY-MM-DD (or YYYY-MM when partial); cached: a knowledge base
+    with the whole rules repeats a few release dates tens of thousands of times."""
+    forms = ("%Y-%m-%d", "%Y-%m") if partial else ("%Y-%m-%d",)
+    for form in forms:
+        try:
+            parsed = dt.datetime.strptime(value, form)
+        except ValueError:
+            continue
+        if parsed.strftime(form) == value:
+            return True
+    return False
+
+
+@dataclass
+class Reader:
+    """Collects problems for one file and offers typed accessors on nodes."""
+
+    file: str
+    problems: list[Problem] = field(default_factory=list)
+
+    def error(self, node: Node, message: str, hint: str) -> None:
+        self.problems.append(Problem(self.file, node.line, node.column, message, hint))
+
+    def mapping(self, node: Node, what: str, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> MapNode | None:
+        if not isinstance(node, MapNode):
+            self.error(node, f"{what} must be a mapping (key: value lines)", f"write {what} as 'key: value' lines")
+            return None
+        allowed = required + optional
+        keys = set()
+        for key, _ in node.items:
+            keys.add(key.value)
+            if key.value not in allowed:
+                hint = did_you_mean(key.value, allowed) or f"allowed fields: {', '.join(allowed)}"
+                self.error(key, f"unknown field '{key.value}' in {what}", hint)
+        for name in required:
+            if name not in keys:
+                self.error(node, f"{what} lacks the required field '{name}'", f"add '{name}:'")
+        return node
+
+    def entries(self, node: Node, what: str) -> MapNode | None:
+        """A mapping whose keys are data (languages, letters, note ids), checked by the caller."""
+        if not isinstance(node, MapNode):
+            self.error(node, f"{what} must be a mapping (key: value lines)", f"write {what} as 'key: value' lines")
+            return None
+        return node
+
+    def text(self, node: Node | None, what: str) -> str | None:
+        if node is None:
+            return None
+        if not isinstance(node, Scalar):
+            self.error(node, f"{what} must be text, not a list or mapping", f"write {what} as one text value")
+            return None
+        return node.value
+
+    def nonempty(self, node: Node | None, what: str) -> str | None:
+        value = self.text(node, what)
+        if value is not None and not value.strip():
+            self.error(node, f"{what} is empty", f"give {what} a value or remove the field")  # type: ignore[arg-type]
+            return None
+        return value
+
+    def pattern(self, node: Node | None, what: str, regex: re.Pattern[str], expected: str) -> str | None:
+        value = self.text(node, what)
+        if value is not None and not regex.match(value):
+            self.error(node, f"{what} '{value}' is not valid", f"write it as {expected}")  # type: ignore[arg-type]
+            return None
+        return value
+
+    def slug(self, node: Node | None, what: str) -> str | None:
+        return self.pattern(node, what, SLUG, "lowercase letters, digits and single hyphens "
+                            "(it becomes a file name and a URL), e.g. 'queens-agent'")
+
+    def date(self, node: Node | None, what: str, partial: bool = False) -> str | None:
+        value = self.text(node, what)
+        if value is None:
+            return None
+        if is_date(value, partial):
+            return value
+        expected = "YYYY-MM-DD or YYYY-MM" if partial else "YYYY-MM-DD"
+        self.error(node, f"{what} '{value}' is not a date", f"write a real date as {expected}, e.g. 2018-01-19")  # type: ignore[arg-type]
+        return None
+
+    def boolean(self, node: Node | None, what: str) -> bool | None:
+        value = self.text(node, what)
+        if value is None:
+            return None
+        if value in ("true", "false"):
+            return value == "true"
+        self.error(node, f"{what} '{value}' is not true or false", "write true or false")  # type: ignore[arg-type]
+        return None
+
+    def rule_number(self, node: Node | None, what: str) -> str | None:
+        value = self.text(node, what)
+        if value is None:
+            return None
+        try:
+            return str(parse_rule_number(value))
+        except ValueError as exc:
+            self.error(node, f"{what} '{value}' is not a rule number: {exc}",  # type: ignore[arg-type]
+                       "write it as in the rules, e.g. \"702.78\" (quoted, so YAML keeps it as text)")
+            return None
+
+    def sequence(self, node: Node | None, what: str) -> tuple[Node, ...]:
+        if node is None:
+            return ()
+        if not isinstance(node, SeqNode):
+            self.error(node, f"{what} must be a list ('- ' items)", f"write {what} as a list")
+            return ()
+        return node.items
+
+    def choice(self, node: Node | None, what: str, choices: tuple[str, ...]) -> str | None:
+        value = self.text(node, what)
+        if value is None:
+            return None
+        if value not in choices:
+            hint = did_you_mean(value, choices) or f"use one of: {', '.join(choices)}"
+            self.error(node, f"{what} '{value}' is not known", hint)  # type: ignore[arg-type]
+            return None
+        return value
+
+
+@dataclass(frozen=True)
+class Context:
+    languages: tuple[str, ...]
+    sources: frozenset[str]
+
+    @functools.cached_property
+    def source_ids(self) -> tuple[str, ...]:
+        """The source ids, sorted: the choices of a `source` field."""
+        return tuple(sorted(self.sources))
+
+
+
+def languages_from(f: SourceFile) -> tuple[tuple[Language, ...], list[Problem]]:
+    r = Reader(f.path)
+    m = r.mapping(f.root, "the languages file", ("languages",))
+    out: list[Language] = []
+    items = r.sequence(m.get("languages"), "languages") if m else ()
+    for item in items:
+        lm = r.mapping(item, "a language", ("code", "name", "english_name", "locale"))
+        if lm is None:
+            continue
+        code = r.pattern(lm.get("code"), "language code", LANG_CODE, "a two-letter ISO 639-1 code, e.g. 'it'")
+        name = r.nonempty(lm.get("name"), "language name")
+        english = r.nonempty(lm.get("english_name"), "language english_name")
+        locale = r.pattern(lm.get("locale"), "language locale", re.compile(r"^[a-z]{2,3}(_[A-Z]{2})?$"), "a locale such as de_DE")
+        if code and name and english and locale:
+            if any(lang.code == code for lang in out):
+                r.error(lm, f"language '{code}' is listed twice", "remove one entry")
+                continue
+            out.append(Language(code, name, english, locale))
+    if m and not any(lang.code == SOURCE_LANGUAGE for lang in out):
+        r.error(m, "the languages file does not list the source language 'en'", "add en first")
+    return tuple(out), r.problems
+
+
+def sources_from(f: SourceFile) -> tuple[dict[str, Source], list[Problem]]:
+    r = Reader(f.path)
+    m = r.mapping(f.root, "the sources file", ("sources",))
+    out: dict[str, Source] = {}
+    sm = m.get("sources") if m else None
+    if isinstance(sm, MapNode):
+        for key, value in sm.items:
+            sid = r.slug(key, "source id")
+            vm = r.mapping(value, f"source '{key.value}'", ("title", "kind"), ("file", "date"))
+            if sid is None or vm is None:
+                continue
+            title = r.nonempty(vm.get("title"), "source title")
+            kind = r.choice(vm.get("kind"), "source kind", ("seed", "comprehensive-rules", "mtgjson", "archive", "project"))
+            file = r.nonempty(vm.get("file"), "source file") if vm.get("file") else None
+            date = r.date(vm.get("date"), "source date") if vm.get("date") else None
+            if title and kind:
+                out[sid] = Source(sid, title, kind, file, date)
+    elif m is not None and sm is not None:
+        r.error(sm, "'sources' must be a mapping of source id to its description", "write 'source-id:' entries")
+    return out, r.problems
+
+
+@dataclass(frozen=True)
+class Project:
+    """The languages and sources of a project: what its data files are checked against."""
+
+    languages: tuple[Language, ...]
+    sources: Mapping[str, Source]
+    problems: tuple[Problem, ...]
+
+    @property
+    def context(self) -> Context:
+        return Context(tuple(lang.code for lang in self.languages), frozenset(self.sources))
+
+
+def read_project(languages_file: SourceFile | None, sources_file: SourceFile | None, root: Path) -> Project:
+    """The languages and sources out of their parsed files; a DataError when one is missing."""
+    for path, found in ((LANGUAGES_FILE, languages_file), (SOURCES_FILE, sources_file)):
+        if found is None:
+            raise DataError([Problem(path, 1, 1, f"{path} is missing",
+                                     f"create it (see README.md, 'Data model'); project root: {root}")])
+    languages, problems = languages_from(languages_file)  # type: ignore[arg-type]
+    sources, found = sources_from(sources_file)  # type: ignore[arg-type]
+    return Project(languages, MappingProxyType(sources), tuple(problems + found))
+
+
+
+# The shapes shared by the data files: a text unit (its variants per language), a list of
+# releases, a rule's history.
+
+VARIANT_FIELDS = ("text", "source", "status")
+VARIANT_OPTIONAL = ("canonical", "translated_from", "note", "releases")
+STATUSES = tuple(s.value for s in Status)
+
+
+def read_variant(r: Reader, ctx: Context, node: Node, lang: str, single: bool, what: str) -> Variant | None:
+    m = r.mapping(node, what, VARIANT_FIELDS, VARIANT_OPTIONAL)
+    if m is None:
+        return None
+    fields = m.fields()
+    text = r.nonempty(fields.get("text"), f"{what} text")
+    source = r.choice(fields.get("source"), f"{what} source", ctx.source_ids)
+    status = r.choice(fields.get("status"), f"{what} status", STATUSES)
+    canonical = r.boolean(fields["canonical"], f"{what} canonical") if fields.get("canonical") else None
+    translated_from = None
+    if fields.get("translated_from") is not None:
+        if lang == SOURCE_LANGUAGE:
+            r.error(m.key_node("translated_from"), f"{what}: an English text has no 'translated_from'",  # type: ignore[arg-type]
+                    "remove the field; it records which English a translation was made from")
+        translated_from = r.pattern(fields["translated_from"], f"{what} translated_from", HASH,
+                                    "16 hex digits, as printed by 'rulekb hash'")
+    note = r.nonempty(fields["note"], f"{what} note") if fields.get("note") is not None else None
+    releases: tuple[str, ...] = ()
+    if fields.get("releases") is not None:
+        if lang != SOURCE_LANGUAGE:
+            r.error(m.key_node("releases"), f"{what}: only an English text lists 'releases'",  # type: ignore[arg-type]
+                    "remove the field; it lists the rules releases whose official English this is")
+        releases = read_releases(r, fields["releases"], f"{what} releases")
+    if text is None or source is None or status is None:
+        return None
+    return Variant(text=text, source=source, status=Status(status),
+                   canonical=bool(canonical) or single, pos=Pos(r.file, m.line),
+                   translated_from=translated_from, note=note, releases=releases)
+
+
+def read_releases(r: Reader, node: Node | None, what: str) -> tuple[str, ...]:
+    """A list of rules release dates, oldest first, each once."""
+    dates = [d for item in r.sequence(node, what) if (d := r.date(item, f"{what} item")) is not None]
+    if dates != sorted(set(dates)):
+        r.error(node, f"{what} must list each release once, oldest first",  # type: ignore[arg-type]
+                f"write them as [{', '.join(repr(d) for d in sorted(set(dates)))}]")
+    return tuple(sorted(set(dates)))
+
+
+def read_unit(r: Reader, ctx: Context, node: Node, uid: str, kind: UnitKind, label: str) -> Unit | None:
+    m = r.entries(node, f"'{label}'")
+    if m is None:
+        return None
+    for key, _ in m.items:
+        if key.value not in ctx.languages:
+            hint = did_you_mean(key.value, ctx.languages) or (
+                f"use one of {', '.join(ctx.languages)}, or register the language with 'rulekb lang add {key.value}'")
+            r.error(key, f"unknown language code '{key.value}' in '{label}'", hint)
+    variants: dict[str, tuple[Variant, ...]] = {}
+    for key, value in m.items:
+        lang = key.value
+        if lang not in ctx.languages:
+            continue
+        items = r.sequence(value, f"'{label}' {lang}")
+        if not items:
+            r.error(value, f"'{label}' {lang} has no text", f"give at least one '- text:' item or remove '{lang}:'")
+            continue
+        found = [v for i, item in enumerate(items)
+                 if (v := read_variant(r, ctx, item, lang, len(items) == 1, f"'{label}' {lang} #{i + 1}")) is not None]
+        canon = [v for v in found if v.canonical]
+        if len(items) > 1 and len(found) == len(items) and len(canon) != 1:
+            r.error(key, f"'{label}' {lang} has {len(items)} variants and {len(canon)} marked canonical",
+                    "mark exactly one variant 'canonical: true'")
+            continue
+        variants[lang] = tuple(sorted(found, key=lambda v: not v.canonical))
+    return Unit(uid, kind, label, MappingProxyType(variants), Pos(r.file, m.line))
+
+
+def read_history(r: Reader, ctx: Context, node: Node | None) -> tuple[HistoryEntry, ...]:
+    out = []
+    for item in r.sequence(node, "history"):
+        m = r.mapping(item, "a history entry", ("number", "source"), ("since", "until", "releases"))
+        if m is None:
+            continue
+        number = r.rule_number(m.get("number"), "history number")
+        since = r.date(m.get("since"), "history since", partial=True)
+        until = r.date(m.get("until"), "history until", partial=True)
+        source = r.choice(m.get("source"), "history source", ctx.source_ids)
+        releases = read_releases(r, m.get("releases"), "history releases") if m.get("releases") is not None else ()
+        if since and until and since > until:
+            r.error(m, f"history entry {number}: since {since} is after until {until}", "swap or correct the dates")
+        if number and source:
+            out.append(HistoryEntry(number, since, until, source, releases))
+    return tuple(out)
