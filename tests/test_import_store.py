@@ -90,8 +90,9 @@ def test_a_tree_writes_only_what_changed(tmp_path):
 
 
 def test_a_full_disk_while_saving_changes_no_file(tmp_path, monkeypatch):
-    """The disk fills while the second of two files is written: neither changes (an import is
-    all or nothing), the error names the file and the fix, no temporary file stays."""
+    """The disk fills while the last of three files (two of the tree, sources.yaml as its text)
+    is written: none changes (an import is all or nothing), the error names the file and the
+    fix, no temporary file stays."""
     import errno
     import os
 
@@ -107,11 +108,12 @@ def test_a_full_disk_while_saving_changes_no_file(tmp_path, monkeypatch):
 
     def fills_up(fd: int) -> None:
         synced.append(fd)
-        if len(synced) == 2:
+        if len(synced) == 3:
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
     monkeypatch.setattr(files.os, "fsync", fills_up)
     with pytest.raises(WriteError) as caught:
-        tree.save()
+        tree.save(texts={"rules/sources.yaml": "sources: {}\n"})
+    assert caught.value.problems[0].file == str(tmp_path / "rules" / "sources.yaml")
     assert "free some disk space" in caught.value.problems[0].hint
     assert [(tmp_path / "rules" / f"{n}.yaml").read_text("utf-8") for n in "ab"] == ["id: a\n", "id: b\n"]
     assert sorted(p.name for p in (tmp_path / "rules").iterdir()) == ["a.yaml", "b.yaml"]

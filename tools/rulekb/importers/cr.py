@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ..diagnostics import DataError, Problem
-from ..files import write_atomic
 from ..load import MapNode, Node, Scalar, SeqNode, SourceFile
 from ..models import SOURCE_LANGUAGE, KnowledgeBase, Rule
 from ..refs import SUBRULE_LETTERS, sort_key
@@ -797,7 +796,6 @@ def _import(root: Path, paths: Sequence[Path], effective: str | None, into: Path
                                     sum(len(r.subrules) for r in release.rules), len(release.glossary), matched, new,
                                     tuple(renumbered), merge.counts.new_texts, merge.counts.same_texts,
                                     release.warnings))
-    added, changed, deleted = tree.save(skip={SOURCES_FILE})
-    if sources_text is not None:
-        write_atomic(target / SOURCES_FILE, sources_text.encode("utf-8"))
+    texts = {SOURCES_FILE: sources_text} if sources_text is not None else {}
+    added, changed, deleted = tree.save(skip={SOURCES_FILE}, texts=texts)   # one change: all or none
     return ImportResult(tuple(reports), target, created, tuple(added), tuple(changed), tuple(deleted))

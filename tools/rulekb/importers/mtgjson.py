@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Any
 
 from ..diagnostics import DataError, Problem
-from ..files import write_atomic
 from ..load import SourceFile
 from ..models import SOURCE_LANGUAGE, KnowledgeBase
 from ..layout import SOURCES_FILE
@@ -316,9 +315,8 @@ def _import_set(root: Path, file: Path, into: Path | None) -> MtgjsonReport:
     except DataError as exc:
         raise DataError([Problem(p.file, p.line, p.column, f"the import would write invalid data: {p.message}",
                                  "nothing was written; please report this with the set file") for p in exc.problems]) from None
-    tree.save(skip={SOURCES_FILE})
+    tree.save(skip={SOURCES_FILE}, texts={SOURCES_FILE: sources_text} if sources_text is not None else {})  # all or none
     if sources_text is not None:
-        write_atomic(target / SOURCES_FILE, sources_text.encode("utf-8"))
         changed = sorted(set(changed) | {SOURCES_FILE})
     return MtgjsonReport(set_file.code, sid, target, created, new, updated, same, new_rulings, matched, skipped,
                          tuple(sorted(counts.items())), set_file.skipped, tuple(warnings), tuple(added), tuple(changed))

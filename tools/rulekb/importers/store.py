@@ -15,12 +15,13 @@ import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Mapping
 
 import yaml
 
 from ..diagnostics import DataError, Problem
-from ..files import make_folder, write_all
+from ..files import WriteError, make_folder, os_problem, write_all
 from ..load import MapNode, Node, Scalar, SourceFile, parse_file
 
 if TYPE_CHECKING:
@@ -365,15 +366,22 @@ class Tree:
                 changed.append(path)
         return added, changed, sorted(self.deleted)
 
-    def save(self, skip: set[str] = frozenset()) -> tuple[list[str], list[str], list[str]]:  # type: ignore[assignment]
-        """Write the added and changed files (not those in `skip`), remove the deleted ones."""
+    def save(self, skip: set[str] = frozenset(), texts: Mapping[str, str] = MappingProxyType({})
+             ) -> tuple[list[str], list[str], list[str]]:
+        """Write the added and changed files (not those in `skip`) and the files whose `texts`
+        are given as they are (rules/sources.yaml with its comments) as one change: all or none,
+        so a full disk leaves the dataset as it was (WriteError). Then remove the deleted ones."""
         added, changed, deleted = self.changes()
         writes = [(self.root / path, dump(self.files[path]).encode("utf-8")) for path in added + changed if path not in skip]
+        writes += [(self.root / path, text.encode("utf-8")) for path, text in texts.items()]
         for folder in sorted({target.parent for target, _ in writes}):
             make_folder(folder)
-        write_all(writes)   # all or none: a full disk leaves the dataset as it was
+        write_all(writes)
         for path in deleted:
-            (self.root / path).unlink(missing_ok=True)
+            try:
+                (self.root / path).unlink(missing_ok=True)
+            except OSError as error:
+                raise WriteError([os_problem(self.root / path, error, "cannot remove")]) from None
         return added, changed, deleted
 
 
