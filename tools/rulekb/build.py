@@ -40,6 +40,7 @@ from typing import Callable, Mapping, Sequence, TextIO, TypeVar
 
 from . import __version__, archive, parallel
 from .diagnostics import DataError, Problem
+from .files import make_folder, write_atomic
 from .i18n import UI, load_uis
 from .link import LinkedKB, link
 from .models import KnowledgeBase
@@ -220,17 +221,10 @@ def language_config(root: Path, work: Path, lang: str, kb: KnowledgeBase, ui: UI
 
 
 def write_if_changed(path: Path, data: bytes) -> bool:
-    """Write a file unless it already holds exactly `data` (mtimes of unchanged pages stay)."""
-    try:
-        if path.read_bytes() == data:
-            return False
-    except FileNotFoundError:
-        pass
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
-    return True
+    """Write a file unless it already holds exactly `data` (mtimes of unchanged pages stay);
+    atomically, through a temporary file of its own (`files.write_atomic`)."""
+    make_folder(path.parent)
+    return write_atomic(path, data)
 
 
 def sync_tree(folder: Path, files: Mapping[str, bytes]) -> int:
