@@ -128,6 +128,17 @@ def test_a_full_disk_is_a_write_error_with_file_and_fix_and_leaves_no_temporary_
     assert leftovers(path.parent) == []
 
 
+def test_derived_data_is_replaced_atomically_without_waiting_for_the_disk(tmp_path, monkeypatch):
+    path = tmp_path / "entry.pickle"
+    path.write_bytes(b"old")
+    synced = []
+    monkeypatch.setattr(files.os, "fsync", synced.append)
+    assert write_atomic(path, b"new", durable=False)
+    assert path.read_bytes() == b"new" and synced == [] and leftovers(tmp_path) == []
+    write_atomic(path, b"newer")
+    assert path.read_bytes() == b"newer" and len(synced) == 1  # the default: flushed to the disk
+
+
 def test_a_missing_permission_is_a_write_error(tmp_path, monkeypatch):
     def denied(*args, **kwargs):
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))

@@ -70,18 +70,3 @@ def test_without_a_cache_dir_nothing_is_written(tmp_path, monkeypatch, reference
     monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
     assert _verdicts(langid.new_identifier()) == reference
     assert list(tmp_path.iterdir()) == []
-
-
-@pytest.mark.parametrize("env, expected", [
-    ({"RULEKB_CACHE_DIR": ""}, None),
-    ({"RULEKB_CACHE_DIR": "/x/y"}, "/x/y"),
-    ({"XDG_CACHE_HOME": "/c"}, "/c/rulekb"),
-    ({"HOME": "/h"}, "/h/.cache/rulekb"),
-])
-def test_cache_dir(monkeypatch, env, expected):
-    for name in ("RULEKB_CACHE_DIR", "XDG_CACHE_HOME"):
-        monkeypatch.delenv(name, raising=False)
-    for name, value in env.items():
-        monkeypatch.setenv(name, value)
-    found = langid.cache_dir()
-    assert (None if found is None else found.as_posix()) == expected

@@ -97,9 +97,9 @@ def _unlink(tmp: str) -> None:
         pass
 
 
-def _stage(path: Path, chunks: Iterable[bytes]) -> str:
+def _stage(path: Path, chunks: Iterable[bytes], durable: bool = True) -> str:
     """Write `chunks` to a new temporary file beside `path`, with `path`'s mode, flushed to the
-    disk; its name. WriteError (and no temporary file left) when that fails."""
+    disk (unless not `durable`); its name. WriteError (and no temporary file left) when that fails."""
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name[:40]}.", suffix=".rulekb-tmp")
@@ -108,7 +108,8 @@ def _stage(path: Path, chunks: Iterable[bytes]) -> str:
                 handle.write(chunk)
             handle.flush()
             os.fchmod(handle.fileno(), _mode(path))
-            os.fsync(handle.fileno())
+            if durable:
+                os.fsync(handle.fileno())
         staged, tmp = tmp, None
         return staged
     except OSError as error:
@@ -118,20 +119,22 @@ def _stage(path: Path, chunks: Iterable[bytes]) -> str:
             _unlink(tmp)
 
 
-def write_atomic(path: Path, data: bytes | Iterable[bytes], *, if_changed: bool = True) -> bool:
+def write_atomic(path: Path, data: bytes | Iterable[bytes], *, if_changed: bool = True, durable: bool = True) -> bool:
     """Replace the project-owned file `path` by `data` atomically; True when it was written.
 
     `data` is the bytes, or an iterable of chunks of them (a large file streamed, e.g. a
     decompressed model). With `if_changed` (the default) a file that already holds exactly the
     bytes `data` is left alone, so its modification time stays and an unchanged build or import
-    rewrites nothing.
+    rewrites nothing. Derived data that may be lost in a power cut (a cache entry, checked when
+    read) passes `durable=False`: the replacement is as atomic, but not waited for on the disk
+    (192 fsyncs cost 0.7 s of a cold `rulekb validate` on the whole rules).
     """
     path = Path(path)
     if isinstance(data, bytes):
         if if_changed and _unchanged(path, data):
             return False
         data = (data,)
-    tmp = _stage(path, data)
+    tmp = _stage(path, data, durable)
     try:
         os.replace(tmp, path)
     except OSError as error:

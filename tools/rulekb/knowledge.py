@@ -10,12 +10,24 @@ other (then come check -> render -> report). Every command that reads a project 
    builds the `KnowledgeBase` (`validate.assemble`), or raises all problems at once.
 
 `load_linked(root)` adds stage 3, the references between units (`link.link`).
+
+Step 3 is what takes the time (a second for the whole Comprehensive Rules), and its result for a
+file depends only on the file's path and bytes, the project's languages and sources, and the code:
+the knowledge cache (`cache.FileCache`, under the per-user `cache.cache_dir()`) keeps it under
+that key, so that `validate`, `check`, `show` and `build` read again only the files that
+changed. The cross-file checks of step 4 run every time. ``RULEKB_CACHE_DIR=`` (empty) or
+`load_knowledge_base(root, cache=False)` reads without it.
 """
 
 from __future__ import annotations
 
+import functools
+import sys
 from pathlib import Path
 
+import yaml
+
+from . import cache as cache_module
 from .diagnostics import DataError, Problem
 from .layout import LANGUAGES_FILE, SOURCES_FILE, data_files
 from .link import LinkedKB, link
@@ -25,8 +37,9 @@ from .schema import Context, read_project
 from .validate import FileContents, assemble, check_file
 
 
-def load_knowledge_base(root: Path) -> KnowledgeBase:
-    """load + validate: the project under `root` into a KnowledgeBase (or a DataError)."""
+def load_knowledge_base(root: Path, *, cache: bool = True) -> KnowledgeBase:
+    """load + validate: the project under `root` into a KnowledgeBase (or a DataError); with
+    `cache`, through the knowledge cache (when there is a cache folder)."""
     root = Path(root)
     paths, problems = data_files(root)
     context_files: dict[str, SourceFile | None] = {}
@@ -38,12 +51,24 @@ def load_knowledge_base(root: Path) -> KnowledgeBase:
     languages, sources = context_files[LANGUAGES_FILE], context_files[SOURCES_FILE]
     project = read_project(languages, sources, root) if languages and sources else None
     ctx: Context | None = project.context if project else None
+    store = knowledge_cache() if cache and ctx is not None else None
+    context_key = repr((ctx.languages, ctx.source_ids)) if ctx is not None else ""
     contents: list[FileContents] = []
     for path in paths:
         rel = path.relative_to(root).as_posix()
         if rel in context_files:
             continue
-        found, checked = _read(rel, path.read_bytes(), ctx)
+        data = path.read_bytes()
+        if store is None:
+            found, checked = _read(rel, data, ctx)
+        else:
+            key = store.key(context_key, rel, data)
+            entry = store.get(key)
+            if isinstance(entry, tuple) and len(entry) == 2:
+                found, checked = entry
+            else:
+                found, checked = _read(rel, data, ctx)
+                store.put(key, (found, checked))
         problems += found
         if checked is not None:
             contents.append(checked)
@@ -57,6 +82,25 @@ def load_knowledge_base(root: Path) -> KnowledgeBase:
 def load_linked(root: Path) -> LinkedKB:
     """load + validate + link: the project under `root`, its references resolved."""
     return link(load_knowledge_base(root))
+
+
+# The modules whose code makes a cache entry: a change to any of them is a new code version.
+_ENTRY_MODULES = ("cache", "diagnostics", "knowledge", "layout", "load", "models", "refs", "schema", "validate")
+
+
+@functools.cache
+def code_version() -> str:
+    """The version of the code that parses and checks a file: its modules' sources, PyYAML's
+    version and parser, Python's version."""
+    folder = Path(__file__).parent
+    return cache_module.code_version([folder / f"{name}.py" for name in _ENTRY_MODULES], sys.version,
+                                     yaml.__version__, str(getattr(yaml, "__with_libyaml__", False)))
+
+
+def knowledge_cache() -> cache_module.FileCache | None:
+    """The knowledge cache of this code version, or None when caches are turned off."""
+    folder = cache_module.cache_dir()
+    return None if folder is None else cache_module.FileCache(folder / "knowledge", code_version())
 
 
 def _read(rel: str, data: bytes, ctx: Context | None) -> tuple[list[Problem], FileContents | None]:

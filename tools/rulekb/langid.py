@@ -23,25 +23,15 @@ from __future__ import annotations
 
 import array
 import functools
-import os
 from pathlib import Path
 from typing import Sequence
 
+from .cache import cache_dir
 from .files import WriteError, write_atomic
 
 Verdicts = list  # of (language, probability), one per text, in order
 
 CACHE_FORMAT = "identifier-1"   # the layout of the cached arrays (below); another layout, another file name
-
-
-def cache_dir() -> Path | None:
-    """Where rulekb keeps derived files that depend on no project: $RULEKB_CACHE_DIR (empty:
-    none), else $XDG_CACHE_HOME/rulekb, else ~/.cache/rulekb."""
-    configured = os.environ.get("RULEKB_CACHE_DIR")
-    if configured is not None:
-        return Path(configured) if configured else None
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "rulekb"
 
 
 def model_cache_file(model: Path) -> Path | None:
