@@ -341,12 +341,3 @@ def test_rendering_is_deterministic():
     first, *_ = render_tree(ROOT)
     second, *_ = render_tree(ROOT)
     assert first == second
-
-
-@pytest.mark.parametrize("value", ["", "702.81a", "A & B", "<script>alert('x')</script>", 'say "hi"', "l'effet",
-                                   "&amp; already", "Rückverfolgung « x »", 702, None])
-def test_the_fast_escape_is_markupsafes(value):
-    from markupsafe import Markup, escape
-    from rulekb.render.markup import e
-    assert e(value) == str(escape(value))
-    assert e(Markup("<b>kept</b>")) == "<b>kept</b>"   # markup stays markup

@@ -11,7 +11,8 @@ import pytest
 from markupsafe import Markup
 
 from rulekb.i18n import extract_messages
-from rulekb.render.templating import environment, fill, md, template, yaml_string
+from rulekb.render.markup import checked
+from rulekb.render.templating import environment, fill, front_matter, heading, md, template
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "tools" / "rulekb"
@@ -52,8 +53,23 @@ def test_md_shows_markdown_specials_literally():
     assert md("19. Januar *2018*  <x> & [y]") == r"19\. Januar \*2018\* &lt;x&gt; &amp; \[y\]"
 
 
-def test_yaml_string_is_escaped_json():
-    assert yaml_string('A "b" <c>') == '"A &#34;b&#34; &lt;c&gt;"'
+def test_front_matter_stores_the_title_escaped_as_a_json_string():
+    assert front_matter('A "b" <c>') == '---\ntitle: "A &#34;b&#34; &lt;c&gt;"\n---'
+    assert front_matter("T", hide=("navigation", "toc"), search_exclude=True) == (
+        '---\ntitle: "T"\nhide:\n  - navigation\n  - toc\nsearch:\n  exclude: true\n---')
+
+
+def test_heading_has_its_id_and_may_stay_out_of_the_search():
+    assert heading("Notes <b>", 2, "notes") == "## Notes &lt;b&gt; {#notes}"
+    assert heading("19. Januar", 3, "date-2018-01-19", search=False) == r"### 19\. Januar {#date-2018-01-19 data-search-exclude}"
+    assert environment().from_string('{{ "Rule"|heading(2, "rule") }}').render() == "## Rule {#rule}"
+
+
+def test_a_page_with_a_blank_line_inside_a_block_is_refused():
+    page = '---\ntitle: "x"\n---\n\n## A {#a}\n\n<div>one</div>\n'
+    assert checked(page) is page
+    with pytest.raises(ValueError, match="blank line inside a block"):
+        checked('---\ntitle: "x"\n---\n\n<div>one\n\ntwo</div>\n')
 
 
 def test_the_templates_ui_strings_are_in_the_catalog():

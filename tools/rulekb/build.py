@@ -45,7 +45,8 @@ from .i18n import UI, load_uis
 from .link import LinkedKB, link
 from .models import KnowledgeBase
 from .render import RenderedSite, paths, render_site
-from .render.markup import e, split_blocks
+from .render.markup import split_blocks
+from markupsafe import escape
 from .timing import PAGE_PIPELINE, Clock, Part, maybe, process_and_children_seconds
 from .knowledge import load_knowledge_base
 
@@ -203,7 +204,7 @@ def language_config(root: Path, work: Path, lang: str, kb: KnowledgeBase, ui: UI
         "site_description": ui._("The Magic: The Gathering rules and rulings in {language}").format(
             language=ui.language_name(lang)),
         "theme": {"language": theme_language, "custom_dir": rel(TEMPLATES)},
-        "nav": [{e(title): path} for title, path in nav],
+        "nav": [{str(escape(title)): path} for title, path in nav],
         "plugins": {
             "search": {"lang": [lang if lang in lunr_languages() else "en"]},
             "rulekb": {"lang": lang, "root": rel(root), "regenerate": regenerate,

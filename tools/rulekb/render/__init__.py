@@ -7,11 +7,13 @@ pages of ``content/``, it returns every generated Markdown page per language, th
 of each language, and the files at the site root (the language picker ``index.html`` and the
 JSON API under ``api/``), all as {relative path: text}. Writing them and running mkdocs is the build's job (`build`).
 
-Modules: `paths` (where pages live, relative links), `markup` (front matter, headings,
-blocks), `text` (a text with its links; which language a page shows), `context` (per-language
-rendering context and unit blocks), `rules`, `cards`, `glossary` (pages), `content`
-(hand-written pages for every language), `status` (translation status, from the QA's result),
-`api` (JSON), `root` (language picker).
+Modules: `paths` (where pages live, relative links), `templating` (the Jinja2 environment of
+the page templates, ``templates/pages/``), `markup` (the Markdown frame: blocks), `text` (a text
+with its links; which language a page shows), `context` (per-language rendering context; what
+a unit's block shows), `rules`, `versions`, `cards`, `glossary` (what each page shows),
+`content` (hand-written pages for every language), `status` (translation status, from the
+QA's result), `api` (JSON), `root` (language picker). The render modules prepare typed values;
+the templates give the pages their shape and escape every value (autoescape: the one escape).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from .cards import card_index, card_page
 from .content import localise_content
 from .context import Lang, Shared
 from .glossary import glossary_page
+from .markup import checked
 from .root import root_index
 from .rules import has_parallel_view, keyword_index, parallel_page, rule_index, rule_page
 
@@ -49,15 +52,15 @@ def render_pages(c: Lang) -> dict[str, str]:
     kb = c.shared.linked.kb
     docs: dict[str, str] = {}
     for rule in kb.rules:
-        docs[paths.rule_page(rule.id)] = rule_page(c, rule)
+        docs[paths.rule_page(rule.id)] = checked(rule_page(c, rule))
         if has_parallel_view(c, rule):
-            docs[paths.parallel_page(rule.id)] = parallel_page(c, rule)
+            docs[paths.parallel_page(rule.id)] = checked(parallel_page(c, rule))
     for card in kb.cards:
-        docs[paths.card_page(card.id)] = card_page(c, card)
-    docs[paths.RULE_INDEX] = rule_index(c)
-    docs[paths.CARD_INDEX] = card_index(c)
-    docs[paths.KEYWORDS] = keyword_index(c)
-    docs[paths.GLOSSARY] = glossary_page(c)
+        docs[paths.card_page(card.id)] = checked(card_page(c, card))
+    docs[paths.RULE_INDEX] = checked(rule_index(c))
+    docs[paths.CARD_INDEX] = checked(card_index(c))
+    docs[paths.KEYWORDS] = checked(keyword_index(c))
+    docs[paths.GLOSSARY] = checked(glossary_page(c))
     return docs
 
 

@@ -13,7 +13,7 @@ from markupsafe import Markup
 from ..models import Card
 from . import paths
 from .context import Lang
-from .rules import ruling_block
+from .rules import RulingView, ruling_view
 from .templating import render
 from .text import Where
 
@@ -36,9 +36,8 @@ class RuleRef:
 
 @dataclass(frozen=True)
 class RulingOnPage:
-    date: str
     first_of_date: bool    # the first ruling of its date: a heading with the date before it
-    html: Markup
+    ruling: RulingView
 
 
 @dataclass(frozen=True)
@@ -89,14 +88,14 @@ def card_view(c: Lang, card: Card) -> CardPage:
         name, name_lang, tuple(Name(lang.code, lang.name, card.names.get(lang.code)) for lang in c.kb.languages),
         card.set_code, card.collector_number, card.oracle_id, c.source_title(card.source),
         tuple(ref for ref in mechanics if ref is not None),
-        tuple(RulingOnPage(ruling.date, i == 0 or rulings[i - 1].date != ruling.date,
-                           Markup(ruling_block(c, ruling, where, show_cards=False, show_date=False)))
+        tuple(RulingOnPage(i == 0 or rulings[i - 1].date != ruling.date,
+                           ruling_view(c, ruling, where, show_cards=False, show_date=False))
               for i, ruling in enumerate(rulings)),
         paths.to_site_root(where.page) + paths.api_path(c.lang, "cards", card.id))
 
 
 def card_page(c: Lang, card: Card) -> str:
-    return render("pages/card.md.j2", c.ui, card=card_view(c, card))
+    return render("pages/card.md.j2", c.ui, c.macros, card=card_view(c, card))
 
 
 def card_rows(c: Lang) -> list[CardRow]:
@@ -112,4 +111,4 @@ def card_rows(c: Lang) -> list[CardRow]:
 
 
 def card_index(c: Lang) -> str:
-    return render("pages/cards.md.j2", c.ui, cards=card_rows(c))
+    return render("pages/cards.md.j2", c.ui, c.macros, cards=card_rows(c))

@@ -1,6 +1,7 @@
 """What every page of one language's site is rendered with (render stage): the UI, the inline
-linker, display titles, where each text unit is shown, and the HTML of a unit with its badges
-(untranslated, stale, other versions).
+linker, display titles, where each text unit is shown, and what the block of a unit shows
+(`UnitView`: its text, its badges — untranslated, stale — and other versions); the block's
+shape is the ``unit`` macro of ``templates/pages/_macros.html.j2``.
 """
 
 from __future__ import annotations
@@ -15,8 +16,34 @@ from ..i18n import UI, N_
 from ..link import LinkedKB
 from ..models import SOURCE_LANGUAGE, KnowledgeBase, Rule, Ruling, Status, Unit, UnitKind
 from . import paths
-from .markup import e
+from .templating import page_macros
 from .text import CardNames, Inline, Localised, Shown, State, Where, choose, link_index
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """Another version of a text in the language shown."""
+
+    text: Markup
+    source: str             # the title of its source
+    status: str             # its status, in words
+    note: str | None
+
+
+@dataclass(frozen=True)
+class UnitView:
+    """The block of one text unit on a page."""
+
+    kind: str               # title, summary, text, subrule, note, ruling
+    state: str              # State.value of the text shown
+    anchor: str | None      # the block's id
+    label: str | None       # the number or label at the start of the text (a link to the anchor)
+    meta_title: str         # the label's tooltip: source and status
+    badge: Markup           # empty when the text needs none
+    lang: str | None        # the language of the text shown; None: no text in any language
+    text: Markup            # the text with its links
+    english: Markup | None  # the current English of a stale translation
+    alternatives: tuple[Alternative, ...]
 
 
 @dataclass(frozen=True)
@@ -136,6 +163,8 @@ class Lang:
         # a badge depends on the state, the language shown and the status only: made once each
         self._badges: dict[tuple[State, str | None, Status | None], Markup] = {}
         self._meta_titles: dict[tuple[str, Status], str] = {}
+        # the page macros in this language, for the pieces made once and kept (badges, titles)
+        self.macros = page_macros(ui)
 
     # ------------------------------------------------------------ helpers
 
@@ -162,20 +191,15 @@ class Lang:
         _ = self.ui._
         if shown.state is State.FALLBACK:
             text = self.ui.capitalised(_("{language} — not yet translated").format(language=self.ui.language_name(shown.lang or "")))
-            return self._badge("untranslated", text, _("There is no text in this language yet; the text is shown in the language of its source."))
+            return self.macros.badge("untranslated", text, _("There is no text in this language yet; the text is shown in the language of its source."))
         if shown.state is State.STALE:
-            return self._badge("stale", _("Stale: the English has changed"),
-                               _("This translation was made from an older English text; compare it with the current English below."))
+            return self.macros.badge("stale", _("Stale: the English has changed"),
+                                     _("This translation was made from an older English text; compare it with the current English below."))
         if shown.state is State.MISSING:
-            return self._badge("missing", _("No text in any language"))
+            return self.macros.badge("missing", _("No text in any language"))
         if shown.variant is not None and shown.variant.status in (Status.DRAFT, Status.MACHINE):
-            return self._badge("draft", self.status_labels[shown.variant.status])
+            return self.macros.badge("draft", self.status_labels[shown.variant.status])
         return Markup("")
-
-    @staticmethod
-    def _badge(kind: str, text: str, title: str | None = None) -> Markup:
-        tip = f' title="{e(title)}"' if title else ""
-        return Markup(f'<span data-search-exclude class="rulekb-badge rulekb-badge--{kind}"{tip}>{e(text)}</span>')
 
     def text_html(self, shown: Shown, where: Where, variant_index: int = 0) -> Markup:
         variant = shown.unit.variants[shown.lang][variant_index] if shown.lang else None
@@ -193,57 +217,26 @@ class Lang:
             found = self._meta_titles[key] = f"{self.ui._('Source')}: {self.source_title(v.source)} · {self.status_labels[v.status]}"
         return found
 
-    def unit_block(self, unit: Unit, where: Where, *, anchor: str | None, label: str | None, kind: str) -> Markup:
-        """A unit as a block: badges, the text (with `lang` of the text shown), the current
-        English of a stale translation, and other versions of the text."""
-        _ = self.ui._
+    def unit_view(self, unit: Unit, where: Where, *, anchor: str | None, label: str | None, kind: str) -> "UnitView":
+        """What the block of a unit shows (its shape: the ``unit`` macro of
+        ``templates/pages/_macros.html.j2``): the text chosen for this language with its badge,
+        the current English of a stale translation, and the other versions of the text."""
         shown = self.choose(unit)
-        id_attr = f' id="{e(anchor)}"' if anchor else ""
-        parts = [f'<div class="rulekb-unit rulekb-unit--{kind} rulekb-state--{shown.state.value}"{id_attr}>']
-        badge = self.badge(shown)
-        if badge:
-            parts.append(f'<div class="rulekb-badges">{badge}</div>')
-        number = (f'<a class="rulekb-num" href="#{e(anchor)}" title="{e(self.meta_title(shown))}">{e(label)}</a> '
-                  if label and anchor else "")
-        if shown.variant is None:
-            parts.append(f'<p class="rulekb-text rulekb-text--missing">{number}{e(_("— no text —"))}</p>')
-        else:
-            parts.append(f'<p class="rulekb-text" lang="{shown.lang}"{self._search_attr(shown.lang)}>{number}'
-                         f'{self.text_html(shown, where)}</p>')
+        english = None
         if shown.state is State.STALE and shown.english is not None:
-            english = Shown(unit, shown.english, SOURCE_LANGUAGE, State.SOURCE, shown.english)
-            parts.append(f'<details class="rulekb-english"{self._search_attr(SOURCE_LANGUAGE)}><summary>{e(_("The current English text this translation should match"))}'
-                         f'</summary><p class="rulekb-text" lang="en">{self.text_html(english, where)}</p></details>')
-        others = self.alternatives(shown, where)
-        if others:
-            parts.append(str(others))
-        parts.append("</div>")
-        return Markup("\n".join(parts))
+            english = self.text_html(Shown(unit, shown.english, SOURCE_LANGUAGE, State.SOURCE, shown.english), where)
+        return UnitView(kind, shown.state.value, anchor, label, self.meta_title(shown), self.badge(shown), shown.lang,
+                        self.text_html(shown, where), english, self.alternatives(shown, where))
 
-    def _search_attr(self, lang: str | None) -> str:
-        """Keeps a text in another language than the page's out of the page's search index
-        (each language's search holds that language only)."""
-        return "" if lang == self.lang else " data-search-exclude"
-
-    def alternatives(self, shown: Shown, where: Where) -> Markup:
+    def alternatives(self, shown: Shown, where: Where) -> tuple["Alternative", ...]:
         """Other versions of the text in the language shown (an older wording, a second
         published translation): never dropped, shown folded."""
         if shown.lang is None:
-            return Markup("")
+            return ()
         others = shown.unit.variants.get(shown.lang, ())[1:]
-        if not others:
-            return Markup("")
-        _ = self.ui._
-        items = []
-        for i, variant in enumerate(others, start=1):
-            meta = [f"{e(_('Source'))}: {e(self.source_title(variant.source))}", e(self.status_labels[variant.status])]
-            if variant.note:
-                meta.append(f'<span lang="en">{e(variant.note)}</span>')
-            items.append(f'<div class="rulekb-alt"><p class="rulekb-text" lang="{shown.lang}">'
-                         f'{self.inline.html(variant.text, shown.unit.id, shown.lang, i, where)}</p>'
-                         f'<p class="rulekb-meta">{" · ".join(meta)}</p></div>')
-        summary = self.ui.ngettext("{n} other version of this text", "{n} other versions of this text", len(others)).format(n=len(others))
-        return Markup(f'<details class="rulekb-alternatives"><summary>{e(summary)}</summary>{"".join(items)}</details>')
+        return tuple(Alternative(self.inline.html(variant.text, shown.unit.id, shown.lang, i, where),
+                                 self.source_title(variant.source), self.status_labels[variant.status], variant.note)
+                     for i, variant in enumerate(others, start=1))
 
     def inline_title(self, rule: Rule) -> Markup:
         """A rule's title for headings and links, marked when it is not in this language."""
@@ -253,9 +246,8 @@ class Lang:
             if shown is None or shown.variant is None:
                 found = Markup("")
             else:
-                found = Markup(f'<span lang="{shown.lang}">{e(shown.variant.text)}</span>')
-                if shown.state in (State.FALLBACK, State.STALE):
-                    found += Markup(" ") + self.badge(shown)
+                badge = self.badge(shown) if shown.state in (State.FALLBACK, State.STALE) else None
+                found = self.macros.inline_title(shown.lang, shown.variant.text, badge)
             self._titles_html[rule.id] = found
         return found
 

@@ -48,7 +48,7 @@ def glossary_entries(c: Lang) -> list[Entry]:
 
 
 def glossary_page(c: Lang) -> str:
-    return render("pages/glossary.md.j2", c.ui, entries=glossary_entries(c))
+    return render("pages/glossary.md.j2", c.ui, c.macros, entries=glossary_entries(c))
 
 
 def _head(c: Lang, concept) -> tuple[str, str]:

@@ -18,13 +18,12 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Iterable, Mapping, Sequence
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ..i18n import UI
 from ..link import Link, LinkedKB, Target
 from ..models import SOURCE_LANGUAGE, Card, Unit, Variant, english_hash
 from . import paths
-from .markup import e
 
 
 class State(str, Enum):
@@ -106,7 +105,6 @@ def _fold_quotes(text: str) -> str:
 _RANGE_TAIL = re.compile(r"^(\s*[\-\u2010-\u2013]\s*)(\S+)$")
 
 
-_e = e   # escaped text, as plain str for fast joining
 
 
 # Language-dependent words inside a rendered text (tooltips), filled in per site language
@@ -139,11 +137,11 @@ class Inline:
 
     def _ref_link(self, text: str, number: str, target: Target | None, title: str | None = None) -> str:
         if target is None:
-            return (f'<span class="rulekb-ref rulekb-ref--missing" title="{_e(number)}: {_e(self.missing_title)}" '
-                    f'data-number="{_e(number)}">{_e(text)}</span>')
+            return (f'<span class="rulekb-ref rulekb-ref--missing" title="{escape(number)}: {escape(self.missing_title)}" '
+                    f'data-number="{escape(number)}">{escape(text)}</span>')
         label = title or f"{target.number} {_TITLE.format(target.rule.id)}"
-        return (f'<a class="rulekb-ref" href="{_e(self._href(paths.rule_page(target.rule.id), target.anchor))}" '
-                f'title="{_e(label)}">{_e(text)}</a>')
+        return (f'<a class="rulekb-ref" href="{escape(self._href(paths.rule_page(target.rule.id), target.anchor))}" '
+                f'title="{escape(label)}">{escape(text)}</a>')
 
     def reference_html(self, link: Link) -> str:
         ref = link.reference
@@ -156,7 +154,7 @@ class Inline:
         tail = _RANGE_TAIL.match(rest) if rest is not None else None
         if tail is None:  # an unusual spelling: link the whole expression to its first number
             return self._ref_link(ref.text, first, targets[0], listed)
-        return (self._ref_link(first, first, targets[0], listed) + _e(tail.group(1))
+        return (self._ref_link(first, first, targets[0], listed) + str(escape(tail.group(1)))
                 + self._ref_link(tail.group(2), numbers[-1], targets[-1], listed))
 
     def html(self, text: str, unit_id: str, text_lang: str, variant: int, where: Where) -> str:
@@ -180,8 +178,8 @@ class Inline:
             if card_id == where.card or card_id in seen_cards or not free(start, end):
                 continue
             seen_cards.add(card_id)
-            spans.append(_Span(start, end, f'<a class="rulekb-card" href="{_e(self._href(paths.card_page(card_id)))}">'
-                                           f'{_e(text[start:end])}</a>'))
+            spans.append(_Span(start, end, f'<a class="rulekb-card" href="{escape(self._href(paths.card_page(card_id)))}">'
+                                           f'{escape(text[start:end])}</a>'))
         if self.termbase is not None:
             seen_rules: set[str] = set()
             kb = self.linked.kb
@@ -194,15 +192,15 @@ class Inline:
                 seen_rules.add(rule_id)
                 title = f"{kb.rule(rule_id).number} {_TITLE.format(rule_id)}"
                 spans.append(_Span(match.start, match.end,
-                                   f'<a class="rulekb-term" href="{_e(self._href(paths.rule_page(rule_id)))}" '
-                                   f'title="{_e(title)}">{_e(text[match.start:match.end])}</a>'))
+                                   f'<a class="rulekb-term" href="{escape(self._href(paths.rule_page(rule_id)))}" '
+                                   f'title="{escape(title)}">{escape(text[match.start:match.end])}</a>'))
         out: list[str] = []
         pos = 0
         for span in sorted(spans, key=lambda s: s.start):
-            out.append(_e(text[pos:span.start]))
+            out.append(escape(text[pos:span.start]))
             out.append(span.html)
             pos = span.end
-        out.append(_e(text[pos:]))
+        out.append(escape(text[pos:]))
         return "".join(out).replace("\n", "<br>")
 
 
@@ -211,8 +209,8 @@ class Localised:
 
     def __init__(self, inline: Inline, ui: UI, titles: Mapping[str, str]):
         self.inline = inline
-        self.words = {"M": _e(ui._("not in this knowledge base"))}
-        self.words.update({f"T:{rule_id}": _e(title) for rule_id, title in titles.items()})
+        self.words = {"M": escape(ui._("not in this knowledge base"))}
+        self.words.update({f"T:{rule_id}": escape(title) for rule_id, title in titles.items()})
         self._cache: dict[tuple, Markup] = {}
 
     def _fill(self, match: re.Match[str]) -> str:

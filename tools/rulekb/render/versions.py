@@ -13,13 +13,15 @@ diffs in the terminal.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
+
+from markupsafe import Markup, escape
 
 from ..worddiff import word_diff
 from ..releases import english_versions
 from ..models import SOURCE_LANGUAGE, Rule, Unit, Variant
 from .context import Lang
-from .markup import e, heading
 
 _TAG = {"delete": "del", "insert": "ins"}
 
@@ -58,53 +60,57 @@ def comparisons(versions: list[tuple[tuple[str, ...], Variant]], shown: Variant 
 
 
 @lru_cache(maxsize=16384)
-def diff_html(old: str, new: str) -> str:
+def diff_html(old: str, new: str) -> Markup:
     """The word-level diff as escaped HTML: deleted words in <del>, inserted ones in <ins>.
     (Cached: every language's page shows the same English diff.)"""
     out = []
     for op, text in word_diff(old, new):
-        html = e(text).replace("\n", "<br>")
+        html = str(escape(text)).replace("\n", "<br>")
         tag = _TAG.get(op)
         out.append(f"<{tag}>{html}</{tag}>" if tag else html)
-    return "".join(out)
+    return Markup("".join(out))
 
 
-def versions_section(c: Lang, rule: Rule) -> list[str]:
-    """The section's blocks (heading and one folded block per changed unit), or none."""
-    _ = c.ui._
-    units = [(unit, unit_versions(unit)) for unit in rule.units]
-    units = [(unit, versions) for unit, versions in units if len(versions) >= 2]
-    if not units:
-        return []
-    intro = e(_("The English texts of this rule that changed, version by version: deleted words are struck "
-                "through, added words are underlined."))
-    items = [_unit_block(c, unit, versions) for unit, versions in units]
-    return [heading(2, _("Versions"), "versions", search=False),
-            f'<div class="rulekb-versions" data-search-exclude><p class="rulekb-meta">{intro}</p>{"".join(items)}</div>']
+@dataclass(frozen=True)
+class Version:
+    releases: tuple[str, ...]   # empty: known only from its source
+    source: str                 # the title of its source
+    shown: bool                 # the text on the page
 
 
-def _unit_block(c: Lang, unit: Unit, versions: list[tuple[tuple[str, ...], Variant]]) -> str:
-    _ = c.ui._
+@dataclass(frozen=True)
+class Diff:
+    old: int                    # version numbers, from 1
+    new: int
+    folded: bool                # a span wider than one release to the next
+    html: Markup
+
+
+@dataclass(frozen=True)
+class VersionsOfUnit:
+    anchor: str                 # the unit's part of the id (``versions-a``)
+    name: str                   # the unit's label on its rule's page
+    versions: tuple[Version, ...]
+    diffs: tuple[Diff, ...]
+
+
+def versions_of(c: Lang, rule: Rule) -> tuple[VersionsOfUnit, ...]:
+    """The units of the rule whose English changed, with their versions and diffs (the section's
+    shape: the Versions part of ``templates/pages/rule.md.j2``); none: no section."""
+    out = []
+    for unit in rule.units:
+        versions = unit_versions(unit)
+        if len(versions) >= 2:
+            out.append(_of_unit(c, unit, versions))
+    return tuple(out)
+
+
+def _of_unit(c: Lang, unit: Unit, versions: list[tuple[tuple[str, ...], Variant]]) -> VersionsOfUnit:
     shown = unit.text(SOURCE_LANGUAGE)
-    rows = []
-    for n, (releases, variant) in enumerate(versions, 1):
-        if releases:
-            where = ", ".join(e(c.ui.date(r)) for r in releases)
-        else:
-            where = f'<span lang="en">{e(c.source_title(variant.source))}</span>'
-        mark = f' <em>{e(_("(the text on this page)"))}</em>' if shown is not None and variant.text == shown.text else ""
-        rows.append(f'<li><strong>{e(_("Version {n}").format(n=n))}</strong>: {where}{mark}</li>')
-    diffs = []
+    listed = tuple(Version(releases, c.source_title(variant.source), shown is not None and variant.text == shown.text)
+                   for releases, variant in versions)
     released = [i for i, (releases, _v) in enumerate(versions) if releases]
-    for i, j in comparisons(versions, shown):
-        head = e(_("From version {old} to version {new}").format(old=i + 1, new=j + 1))
-        body = f'<p class="rulekb-diff" lang="en">{diff_html(versions[i][1].text, versions[j][1].text)}</p>'
-        if i in released and j in released and released.index(j) - released.index(i) > 1:   # a wider span: folded
-            diffs.append(f'<details class="rulekb-diff-span"><summary class="rulekb-diff-head">{head}</summary>{body}</details>')
-        else:
-            diffs.append(f'<p class="rulekb-diff-head">{head}</p>{body}')
-    count = c.ui.ngettext("{n} version", "{n} versions", len(versions)).format(n=len(versions))
-    anchor = f"versions-{unit.id.rsplit('.', 1)[1]}"
-    return (f'<details class="rulekb-versions-unit" id="{e(anchor)}"><summary>'
-            f'<span class="rulekb-number">{e(c.unit_name(unit, short=True))}</span> — {e(count)}</summary>'
-            f'<ul class="rulekb-version-list">{"".join(rows)}</ul>{"".join(diffs)}</details>')
+    diffs = tuple(Diff(i + 1, j + 1, i in released and j in released and released.index(j) - released.index(i) > 1,
+                       diff_html(versions[i][1].text, versions[j][1].text))
+                  for i, j in comparisons(versions, shown))
+    return VersionsOfUnit(unit.id.rsplit(".", 1)[1], c.unit_name(unit, short=True), listed, diffs)
