@@ -26,6 +26,24 @@ def test_page_templates_exist_and_compile():
         assert template(name) is template(name)   # compiled once, then taken from the cache
 
 
+def test_every_page_template_defines_its_page_as_the_macro_markdown():
+    """render.templating.Pages calls `markdown` of each page template, once made per language."""
+    for name in PAGE_TEMPLATES:
+        if name not in ("pages/root.html.j2", "pages/_macros.html.j2"):
+            assert callable(getattr(template(name).module, "markdown", None)), name
+
+
+def test_pages_render_a_page_in_their_language():
+    from rulekb.i18n import load_uis
+    from rulekb.render.templating import Pages
+    from rulekb.knowledge import load_knowledge_base
+    kb = load_knowledge_base(ROOT)
+    pages = Pages(load_uis(ROOT, kb.languages)["de"])
+    out = pages.render("pages/borrowed.md.j2", head=Markup("---\ntitle: x\n---\n"), body=Markup("*b*"), lang="en")
+    assert out.startswith("---\ntitle: x\n---\n\n<div class=\"rulekb-badges rulekb-page-badge\">")
+    assert "Englisch — noch nicht übersetzt" in out and out.endswith('<div lang="en" markdown>\n\n*b*\n\n</div>\n')
+
+
 def test_every_template_is_package_data():
     """A non-editable install has only the files pyproject's package-data globs name."""
     globs = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-data"]["rulekb"]

@@ -14,7 +14,6 @@ from ..models import Card
 from . import paths
 from .context import Lang
 from .rules import RulingView, ruling_view
-from .templating import render
 from .text import Where
 
 
@@ -95,7 +94,7 @@ def card_view(c: Lang, card: Card) -> CardPage:
 
 
 def card_page(c: Lang, card: Card) -> str:
-    return render("pages/card.md.j2", c.ui, c.macros, card=card_view(c, card))
+    return c.pages.render("pages/card.md.j2", card=card_view(c, card))
 
 
 def card_rows(c: Lang) -> list[CardRow]:
@@ -111,4 +110,4 @@ def card_rows(c: Lang) -> list[CardRow]:
 
 
 def card_index(c: Lang) -> str:
-    return render("pages/cards.md.j2", c.ui, c.macros, cards=card_rows(c))
+    return c.pages.render("pages/cards.md.j2", cards=card_rows(c))

@@ -13,7 +13,7 @@ from markupsafe import Markup
 
 from ..i18n import UI
 from ..models import SOURCE_LANGUAGE
-from .templating import render
+from .templating import Pages
 
 
 def split_front_matter(text: str) -> tuple[str, str]:
@@ -25,11 +25,11 @@ def split_front_matter(text: str) -> tuple[str, str]:
     return "", text
 
 
-def mark_untranslated(text: str, shown_lang: str, ui: UI) -> str:
-    """A page of `shown_lang` on the site of `ui`'s language (``templates/pages/borrowed.md.j2``).
+def mark_untranslated(text: str, shown_lang: str, pages: Pages) -> str:
+    """A page of `shown_lang` on the site of the language of `pages` (``templates/pages/borrowed.md.j2``).
     Its front matter and Markdown are the maintainers' own, written as they are."""
     head, body = split_front_matter(text)
-    return render("pages/borrowed.md.j2", ui, head=Markup(head), body=Markup(body.strip()), lang=shown_lang)
+    return pages.render("pages/borrowed.md.j2", head=Markup(head), body=Markup(body.strip()), lang=shown_lang)
 
 
 def localise_content(pages: Mapping[str, Mapping[str, str]], languages: Sequence[str],
@@ -38,6 +38,7 @@ def localise_content(pages: Mapping[str, Mapping[str, str]], languages: Sequence
     every = sorted({path for lang_pages in pages.values() for path in lang_pages})
     out: dict[str, dict[str, str]] = {}
     for lang in languages:
+        templates = Pages(uis[lang])
         own = pages.get(lang, {})
         result: dict[str, str] = {}
         for path in every:
@@ -45,6 +46,6 @@ def localise_content(pages: Mapping[str, Mapping[str, str]], languages: Sequence
                 result[path] = own[path]
                 continue
             donor = next(l for l in (SOURCE_LANGUAGE, *languages, *sorted(pages)) if path in pages.get(l, {}))
-            result[path] = mark_untranslated(pages[donor][path], donor, uis[lang])
+            result[path] = mark_untranslated(pages[donor][path], donor, templates)
         out[lang] = result
     return out

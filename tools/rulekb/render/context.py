@@ -16,7 +16,7 @@ from ..i18n import UI, N_
 from ..link import LinkedKB
 from ..models import SOURCE_LANGUAGE, KnowledgeBase, Rule, Ruling, Status, Unit, UnitKind
 from . import paths
-from .templating import page_macros
+from .templating import Pages
 from .text import CardNames, Inline, Localised, Shown, State, Where, choose, link_index
 
 
@@ -163,8 +163,9 @@ class Lang:
         # a badge depends on the state, the language shown and the status only: made once each
         self._badges: dict[tuple[State, str | None, Status | None], Markup] = {}
         self._meta_titles: dict[tuple[str, Status], str] = {}
-        # the page macros in this language, for the pieces made once and kept (badges, titles)
-        self.macros = page_macros(ui)
+        # the page templates in this language; their macros make the pieces kept here (badges, titles)
+        self.pages = Pages(ui)
+        self.macros = self.pages.macros
 
     # ------------------------------------------------------------ helpers
 

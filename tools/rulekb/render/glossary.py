@@ -12,7 +12,6 @@ from . import paths
 from .cards import Name, RuleRef, rule_ref
 from .context import Lang
 from .rules import _sort_key
-from .templating import render
 
 
 @dataclass(frozen=True)
@@ -48,7 +47,7 @@ def glossary_entries(c: Lang) -> list[Entry]:
 
 
 def glossary_page(c: Lang) -> str:
-    return render("pages/glossary.md.j2", c.ui, c.macros, entries=glossary_entries(c))
+    return c.pages.render("pages/glossary.md.j2", entries=glossary_entries(c))
 
 
 def _head(c: Lang, concept) -> tuple[str, str]:

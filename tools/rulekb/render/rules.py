@@ -18,7 +18,6 @@ from ..link import Moved
 from ..models import Rule, Ruling
 from . import paths
 from .context import Lang, UnitView
-from .templating import render
 from .text import State, Where
 from .versions import VersionsOfUnit, diff_html, versions_of
 
@@ -135,7 +134,7 @@ def rule_view(c: Lang, rule: Rule) -> RulePage:
 
 
 def rule_page(c: Lang, rule: Rule) -> str:
-    return render("pages/rule.md.j2", c.ui, c.macros, page=rule_view(c, rule))
+    return c.pages.render("pages/rule.md.j2", page=rule_view(c, rule))
 
 
 def ruling_view(c: Lang, ruling: Ruling, where: Where, *, show_cards: bool = True, show_date: bool = True) -> RulingView:
@@ -272,7 +271,7 @@ def parallel_view(c: Lang, rule: Rule) -> ParallelPage:
 
 
 def parallel_page(c: Lang, rule: Rule) -> str:
-    return render("pages/parallel.md.j2", c.ui, c.macros, page=parallel_view(c, rule))
+    return c.pages.render("pages/parallel.md.j2", page=parallel_view(c, rule))
 
 
 # ---------------------------------------------------------------- indexes
@@ -305,7 +304,7 @@ def rule_rows(c: Lang) -> tuple[IndexRow, ...]:
 
 
 def rule_index(c: Lang) -> str:
-    return render("pages/rules.md.j2", c.ui, c.macros, rules=rule_rows(c))
+    return c.pages.render("pages/rules.md.j2", rules=rule_rows(c))
 
 
 def _sort_key(text: str) -> tuple[str, str]:
@@ -357,7 +356,7 @@ def keyword_letters(c: Lang) -> tuple[Letter, ...]:
 
 
 def keyword_index(c: Lang) -> str:
-    return render("pages/keywords.md.j2", c.ui, c.macros, letters=keyword_letters(c))
+    return c.pages.render("pages/keywords.md.j2", letters=keyword_letters(c))
 
 
 def _term_forms(c: Lang, rule_id: str) -> list[str]:

@@ -25,7 +25,7 @@ from ..check.view import (Chart, Counts, Entry, Index, Words, by_group, chart, c
 from ..i18n import UI
 from ..models import Finding, KnowledgeBase, Severity
 from . import paths
-from .templating import render
+from .templating import Pages
 
 __all__ = ["status_page", "StatusPage"]
 
@@ -161,4 +161,4 @@ def status_data(result: CheckResult, kb: KnowledgeBase, lang: str, ui: UI) -> St
 def status_page(result: CheckResult, kb: KnowledgeBase, ui: UI) -> str:
     """The translation-status page (Markdown with one-line HTML blocks) of the language of `ui`."""
     # the page ends with its last block: one newline (the template leaves a block's blank line after it)
-    return render(TEMPLATE, ui, page=status_data(result, kb, ui.lang, ui)).rstrip("\n") + "\n"
+    return Pages(ui).render(TEMPLATE, page=status_data(result, kb, ui.lang, ui)).rstrip("\n") + "\n"

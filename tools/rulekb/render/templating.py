@@ -2,7 +2,9 @@
 ``tools/rulekb/templates/`` (HTML autoescaped, so nothing from the data reaches a page
 unescaped), compiled once per process and cached by Jinja2 itself.
 
-The site's pages are ``templates/pages/*.j2`` (macros in ``pages/_macros.html.j2``). The render
+The site's pages are ``templates/pages/*.md.j2``, each defining its page as the macro
+``markdown`` (`Pages`), with the shared pieces as macros in ``pages/_macros.html.j2``; the
+language picker at the site root is the plain template ``pages/root.html.j2``. The render
 modules decide what a page shows and hand the templates plain values; a template never builds a
 link or escapes by hand. Escaping is markupsafe's, through autoescape, and nothing else: a value
 is escaped where it is written unless it is `Markup`, which only the render code makes, from
@@ -10,10 +12,10 @@ HTML it escaped itself (a text with its links, a word diff).
 
 What a template has besides its values:
 
-- ``_``, ``ngettext`` and ``ui`` of the page's language (`render`); a UI string is written
+- ``_``, ``ngettext`` and ``ui`` of the page's language (`Pages`); a UI string is written
   ``{{ _("Rules") }}``, so that `rulekb.i18n.extract_messages` finds it in the template.
-- ``m``: the macros of ``pages/_macros.html.j2`` in the page's language (`page_macros`: made once
-  per language and handed to every page, rather than imported by each page again).
+- ``m``: the macros of ``pages/_macros.html.j2`` in the page's language (made once per
+  language by `Pages`, rather than imported by each page again).
 - the filter ``fill``: a translated message with ``{placeholders}`` filled in, the message and
   every plain value escaped, `Markup` values kept: ``{{ _("{number} since {start}")|fill(number=
   number_html, start=date) }}``.
@@ -26,7 +28,6 @@ What a template has besides its values:
   (``hide=(…)``: parts of the theme to hide; ``search_exclude=true``: left out of the search).
   A filter rather than a macro: it is YAML for mkdocs, not the page's shape, and every page
   has one (a macro call costs a quarter of a rule page's own time).
-- ``paths``: the page paths and relative links of `render.paths` (``paths.href(page, to, anchor)``).
 """
 
 from __future__ import annotations
@@ -40,9 +41,8 @@ import jinja2
 from markupsafe import Markup, escape
 
 from ..i18n import UI
-from . import paths
 
-__all__ = ["environment", "template", "render", "page_macros", "fill", "md", "heading", "front_matter"]
+__all__ = ["environment", "template", "Pages", "fill", "md", "heading", "front_matter"]
 
 MACROS = "pages/_macros.html.j2"
 
@@ -102,7 +102,6 @@ def environment() -> jinja2.Environment:
         cache_size=-1,
     )
     env.filters.update(fill=fill, md=md, heading=heading, front_matter=front_matter)
-    env.globals.update(paths=paths)
     return env
 
 
@@ -111,13 +110,24 @@ def template(name: str) -> jinja2.Template:
     return environment().get_template(name)
 
 
-def page_macros(ui: UI) -> Any:
-    """The page macros in the language of `ui` (a Jinja2 template module: ``m.unit(…)``)."""
-    return template(MACROS).make_module({"ui": ui, "_": ui._, "ngettext": ui.ngettext})
+class Pages:
+    """The page templates in the language of `ui`. A page template defines its page as the
+    macro ``markdown`` (its parameters: the values it shows); each template is compiled once
+    per process and made into a module once per language here, with ``ui``, ``_``,
+    ``ngettext`` and ``m`` (the macros of ``pages/_macros.html.j2``) of that language. A page
+    is then one macro call: a third less time than rendering the template for each of the
+    thousands of rule pages, whose context would be made again each time."""
 
+    def __init__(self, ui: UI):
+        self.ui = ui
+        names = {"ui": ui, "_": ui._, "ngettext": ui.ngettext}
+        self.macros = template(MACROS).make_module(names)
+        self._names = {**names, "m": self.macros}
+        self._modules: dict[str, Any] = {}
 
-def render(name: str, ui: UI, macros: Any = None, **values: Any) -> str:
-    """Template `name` rendered in the language of `ui` with `values`; `macros`: the page
-    macros of that language if the caller keeps them (`page_macros`), else made for this page."""
-    return template(name).render(ui=ui, _=ui._, ngettext=ui.ngettext,
-                                 m=page_macros(ui) if macros is None else macros, **values)
+    def render(self, name: str, **values: Any) -> str:
+        """The page of template `name` (``pages/rule.md.j2``) with `values`."""
+        module = self._modules.get(name)
+        if module is None:
+            module = self._modules[name] = template(name).make_module(self._names)
+        return str(module.markdown(**values))
