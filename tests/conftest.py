@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -15,6 +16,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 SHARED = ROOT.parent / "shared"
+# the official releases of ../shared/data/comprehensive-rules/ (the `full` fixture imports them)
+RELEASES = ("2009-07-11", "2011-05-01", "2018-01-19", "2026-01-16")
 
 
 def data_copy(dest: Path) -> Path:
@@ -56,3 +59,67 @@ def run_fresh(code: str, *args: str, timeout: float = 120) -> str:
                           env=env, timeout=timeout)
     assert proc.returncode == 0, proc.stderr
     return proc.stdout
+
+
+def release_file(shared: Path, date: str) -> Path:
+    return shared / "data" / "comprehensive-rules" / f"MagicCompRules-{date}.txt"
+
+
+@pytest.fixture(scope="session")
+def full(tmp_path_factory, shared):
+    """The project's data with the four official releases imported (in one run, oldest first)."""
+    from rulekb.importers.cr import import_releases
+    from rulekb.knowledge import load_knowledge_base
+    root = data_copy(tmp_path_factory.mktemp("fullcr"))
+    before = load_knowledge_base(root)
+    result = import_releases(root, [release_file(shared, d) for d in reversed(RELEASES)])
+    return root, before, load_knowledge_base(root), result
+
+
+def archive_file(shared: Path, date: str) -> Path:
+    """A release of the archive of every official release (../shared/data/comprehensive-rules/archive/)."""
+    return shared / "data" / "comprehensive-rules" / "archive" / f"{date}.txt"
+
+
+@pytest.fixture(scope="session")
+def recent(tmp_path_factory, shared):
+    """The project's data with the releases 2025-11-14 (from the archive) and 2026-01-16 imported
+    (in one run): the knowledge base of the last two releases, without the older ones."""
+    from rulekb.importers.cr import import_releases
+    from rulekb.knowledge import load_knowledge_base
+    root = data_copy(tmp_path_factory.mktemp("recentcr"))
+    import_releases(root, [release_file(shared, "2026-01-16"), archive_file(shared, "2025-11-14")])
+    return root, load_knowledge_base(root)
+
+
+NUMBERED = re.compile(r"^\s*(?P<number>[1-9][0-9]{2}\.\s?[1-9][0-9]{0,2}[a-z]?|[1-9][0-9]{2})\.? (?P<text>\S.*)$")
+
+
+def official_lines(path: Path) -> tuple[list[tuple[str, str, list[str]]], list[tuple[str, str]]]:
+    """Read a release independently of the importer: the numbered lines of the rules (number,
+    text, the unnumbered lines after it) and the glossary (term, definition)."""
+    data = path.read_bytes()
+    text = data.decode("utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
+    lines = [line.rstrip() for line in text.split("\n")]
+    first_rule = next(i for i, line in enumerate(lines) if re.match(r"^100\.1\.? ", line))
+    start = max(i for i in range(first_rule) if lines[i].startswith("100. "))
+    glossary = next(i for i in range(start, len(lines)) if lines[i] == "Glossary")
+    credits = next(i for i in range(glossary, len(lines)) if lines[i] == "Credits")
+    numbered: list[tuple[str, str, list[str]]] = []
+    for line in lines[start:glossary]:
+        if not line.strip() or re.match(r"^[1-9]\. ", line):
+            continue
+        m = NUMBERED.match(line)
+        if m:
+            numbered.append((m["number"].replace(" ", ""), m["text"], []))
+        else:
+            numbered[-1][2].append(line.strip())
+    terms = []
+    block: list[str] = []
+    for line in lines[glossary + 1:credits] + [""]:
+        if line.strip():
+            block.append(line.strip())
+        elif block:
+            terms.append((block[0], "\n".join(block[1:])))
+            block = []
+    return numbered, terms

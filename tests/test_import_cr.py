@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DATA, ROOT, data_copy, rules_digest
+from conftest import DATA, RELEASES, ROOT, data_copy, official_lines, release_file, rules_digest
 from rulekb.commands import main
 from rulekb.commands.show import show_release
 from rulekb.importers.cr import import_release, import_releases
@@ -24,59 +24,10 @@ from rulekb.releases import english_at, english_versions, numbering
 from rulekb.models import SOURCE_LANGUAGE, english_hash
 from rulekb.knowledge import load_knowledge_base
 
-RELEASES = ("2009-07-11", "2011-05-01", "2018-01-19", "2026-01-16")
 SEED_RULES = ("retrace", "buyback", "dredge", "explore", "casting-spells")
 
 
-
-
-def release_file(shared: Path, date: str) -> Path:
-    return shared / "data" / "comprehensive-rules" / f"MagicCompRules-{date}.txt"
-
-
-@pytest.fixture(scope="session")
-def full(tmp_path_factory, shared):
-    """The project's data with the four official releases imported (in one run, oldest first)."""
-    root = data_copy(tmp_path_factory.mktemp("fullcr"))
-    before = load_knowledge_base(root)
-    result = import_releases(root, [release_file(shared, d) for d in reversed(RELEASES)])
-    return root, before, load_knowledge_base(root), result
-
-
 # ---------------------------------------------------------------- the official releases
-
-NUMBERED = re.compile(r"^\s*(?P<number>[1-9][0-9]{2}\.\s?[1-9][0-9]{0,2}[a-z]?|[1-9][0-9]{2})\.? (?P<text>\S.*)$")
-
-
-def official_lines(path: Path) -> tuple[list[tuple[str, str, list[str]]], list[tuple[str, str]]]:
-    """Read a release independently of the importer: the numbered lines of the rules (number,
-    text, the unnumbered lines after it) and the glossary (term, definition)."""
-    data = path.read_bytes()
-    text = data.decode("utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
-    lines = [line.rstrip() for line in text.split("\n")]
-    first_rule = next(i for i, line in enumerate(lines) if re.match(r"^100\.1\.? ", line))
-    start = max(i for i in range(first_rule) if lines[i].startswith("100. "))
-    glossary = next(i for i in range(start, len(lines)) if lines[i] == "Glossary")
-    credits = next(i for i in range(glossary, len(lines)) if lines[i] == "Credits")
-    numbered: list[tuple[str, str, list[str]]] = []
-    for line in lines[start:glossary]:
-        if not line.strip() or re.match(r"^[1-9]\. ", line):
-            continue
-        m = NUMBERED.match(line)
-        if m:
-            numbered.append((m["number"].replace(" ", ""), m["text"], []))
-        else:
-            numbered[-1][2].append(line.strip())
-    terms = []
-    block: list[str] = []
-    for line in lines[glossary + 1:credits] + [""]:
-        if line.strip():
-            block.append(line.strip())
-        elif block:
-            terms.append((block[0], "\n".join(block[1:])))
-            block = []
-    return numbered, terms
-
 
 @pytest.mark.parametrize("date", RELEASES)
 def test_every_rule_line_of_every_release_is_in_the_knowledge_base(full, shared, date):

@@ -115,11 +115,8 @@ def test_any_two_releases_have_their_diff_the_wider_spans_folded(tmp_path):
     assert "appears on some instants" not in two_to_three and "<ins> basic</ins>" in two_to_three
 
 
-from test_import_cr import full  # noqa: E402,F401  (the four official releases imported: a session fixture)
-
-
 @pytest.fixture(scope="module")
-def four(full):  # noqa: F811
+def four(full):
     root, *_ = full
     site, *_ = render_tree(root)
     return site

@@ -30,7 +30,7 @@ from typing import Sequence
 from .. import __version__
 from ..diagnostics import DataError
 from ..exitcodes import Exit
-from . import build, check, diff, hash, importing, lang, po, show, validate
+from . import build, changes, check, diff, hash, importing, lang, po, show, validate
 from .common import Command, Failure
 
 __all__ = ["COMMANDS", "Command", "Failure", "main", "parser"]
@@ -39,6 +39,7 @@ COMMANDS: tuple[Command, ...] = (
     validate.COMMAND,
     show.COMMAND,
     diff.COMMAND,
+    changes.COMMAND,
     hash.COMMAND,
     po.COMMAND,
     lang.COMMAND,
