@@ -176,3 +176,11 @@ def test_check_output_on_a_full_disk_is_a_clear_error(capsys, tmp_path, monkeypa
     assert code == 2 and f"{target}:1:1: error: cannot write {target}: No space left on device" in err
     assert "fix: free some disk space" in err and "Traceback" not in err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_ctrl_c_ends_a_command_with_exit_130_and_no_traceback(capsys, monkeypatch):
+    def interrupted(root):
+        raise KeyboardInterrupt
+    monkeypatch.setattr("rulekb.knowledge.load_knowledge_base", interrupted)
+    code, out, err = run(capsys, "validate")
+    assert code == 130 and out == "" and "Traceback" not in err
