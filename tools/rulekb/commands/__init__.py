@@ -15,9 +15,11 @@ arguments, run)`` — ``arguments(parser)`` declares the options, ``run(args) ->
 the modules it needs inside the function (so other commands do not pay for them), prints and
 returns the exit code — and add it to `COMMANDS`.
 
-Each command's options are declared when its parser is first used (`_CommandParser`), so
-that building the command line imports no command's modules: ``rulekb validate`` does not
-import the checks' registry, Babel or the site build.
+Each command's options are declared when its parser is first used (`_CommandParser`), so an
+``arguments`` function may import what its options need (check's imports the checks' registry
+for the profile names, po's Babel) and building the command line still imports none of the
+modules a command runs with: ``rulekb validate`` does not import the checks, Babel, the
+importers or the site build (tests/test_cli.py says so).
 """
 
 from __future__ import annotations
