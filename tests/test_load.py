@@ -1,10 +1,13 @@
-"""Stage load: strict YAML parsing into positioned nodes."""
+"""Stage load: strict YAML parsing into positioned nodes; hostile nesting and characters end in a
+problem at their line and column, never a traceback."""
 
 from __future__ import annotations
 
 import pytest
 
-from rulekb.load import MapNode, Scalar, SeqNode, parse_text
+from rulekb.commands import main
+from rulekb.exitcodes import Exit
+from rulekb.load import MAX_DEPTH, MapNode, Scalar, SeqNode, parse_text
 
 
 def test_scalars_stay_text_with_positions():
@@ -60,3 +63,46 @@ def test_events_come_as_pyyaml_gives_them():
             return [v for item in node.items for v in values(item)]
         return [v for key, value in node.items for v in values(key) + values(value)]
     assert values(root) == scalars
+
+
+# ---------------------------------------------------------------- hostile nesting and characters
+
+
+def _deep_mapping(levels: int) -> str:
+    return "".join("  " * i + "a:\n" for i in range(levels - 1)) + "  " * (levels - 1) + "a: x\n"
+
+
+@pytest.mark.parametrize("text, line, column", [
+    (_deep_mapping(500), MAX_DEPTH + 1, 2 * MAX_DEPTH + 1),  # the mapping that passes the limit: the value of line 65
+    ("[" * 999 + "]" * 999 + "\n", 1, MAX_DEPTH + 1),
+    ("a:\n" + "  - " * 300 + "x\n", 2, 4 * MAX_DEPTH - 1),
+])
+def test_deep_nesting_is_refused_where_it_passes_the_limit(text, line, column):
+    root, problems = parse_text("f.yaml", text)
+    (problem,) = problems
+    assert (problem.file, problem.line, problem.column) == ("f.yaml", line, column)
+    assert f"more than {MAX_DEPTH} levels" in problem.message
+
+
+def test_the_data_files_nest_well_within_the_limit():
+    _, problems = parse_text("f.yaml", _deep_mapping(MAX_DEPTH))
+    assert problems == []
+
+
+def test_deep_nesting_in_a_data_file_ends_in_exit_2_without_traceback(valid_tree, capsys):
+    rule = valid_tree / "rules" / "comprehensive" / "deep.yaml"
+    rule.write_text("[" * 999 + "]" * 999 + "\n", "utf-8")
+    assert main(["--root", str(valid_tree), "validate"]) == Exit.DATA
+    err = capsys.readouterr().err
+    assert f"rules/comprehensive/deep.yaml:1:{MAX_DEPTH + 1}: error: " in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("text, line, column, code", [
+    ("a: 1\nb: x\x00y\n", 2, 5, "U+0000 (NUL)"),
+    ("a: üü\nb: ß\x07\n", 2, 5, "U+0007"),   # after non-ASCII text: columns count characters, not bytes
+    ("\x1b", 1, 1, "U+001B"),
+])
+def test_a_control_character_is_reported_at_its_line_and_column(text, line, column, code):
+    _, problems = parse_text("f.yaml", text)
+    (problem,) = problems
+    assert (problem.line, problem.column) == (line, column) and code in problem.message, problem

@@ -9,6 +9,7 @@ that are not UTF-8. All problems of all files are collected into one `DataError`
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
@@ -96,6 +97,12 @@ def _plain(event: yaml.ScalarEvent) -> Scalar:
     return Scalar(event.value, mark.line + 1, mark.column + 1, style is not None and style != "")
 
 
+# How deep a file's values may nest (mappings and lists in each other). The data files need fewer
+# than ten levels; a file nested hundreds deep (by mistake, or made to) is refused at the line and
+# column where it passes the limit, before the nesting could exhaust Python's stack.
+MAX_DEPTH = 64
+
+
 class _Builder:
     """Turns PyYAML events into nodes, collecting problems instead of stopping at the first."""
 
@@ -112,7 +119,7 @@ class _Builder:
         roots: list[Node] = []
         while event is not None:
             if isinstance(event, yaml.DocumentStartEvent):
-                roots.append(self._node(next(events), events))
+                roots.append(self._node(next(events), events, 1))
             event = next(events, None)
         if len(roots) > 1:
             self.problem(first.start_mark, "the file holds several YAML documents ('---')",  # type: ignore[union-attr]
@@ -129,7 +136,7 @@ class _Builder:
             self.problem(event.start_mark, f"explicit YAML tag '{tag}' is not allowed",
                          "remove the tag; every value is read as text and typed by the schema")
 
-    def _node(self, event: yaml.Event, it) -> Node:
+    def _node(self, event: yaml.Event, it, depth: int) -> Node:
         kind = type(event)
         if kind is _ScalarEvent and event.anchor is None and event.tag is None:  # type: ignore[attr-defined]
             return _plain(event)  # the common case, first
@@ -145,6 +152,12 @@ class _Builder:
         if kind is _ScalarEvent:
             style = event.style  # type: ignore[attr-defined]
             return Scalar(event.value, line, col, style is not None and style != "")  # type: ignore[attr-defined]
+        if depth > MAX_DEPTH and (kind is _SequenceStart or kind is _MappingStart):
+            self.problem(mark, f"the values nest more than {MAX_DEPTH} levels deep here",
+                         "the data files need a few levels of nesting: look for indentation, '[' or '{' "
+                         "that runs deeper than intended, and remove it")
+            _skip(it)
+            return Scalar("", line, col)
         if kind is _SequenceStart:
             items = []
             for child in it:
@@ -154,13 +167,13 @@ class _Builder:
                 if child_kind is _ScalarEvent and child.anchor is None and child.tag is None:
                     items.append(_plain(child))
                 else:
-                    items.append(self._node(child, it))
+                    items.append(self._node(child, it, depth + 1))
             return SeqNode(tuple(items), line, col)
         if kind is _MappingStart:
-            return self._mapping(line, col, it)
+            return self._mapping(line, col, it, depth)
         raise AssertionError(f"unexpected YAML event {event!r}")  # the parser guarantees this
 
-    def _mapping(self, line: int, col: int, it) -> MapNode:
+    def _mapping(self, line: int, col: int, it, depth: int) -> MapNode:
         items: list[tuple[Scalar, Node]] = []
         seen: dict[str, Scalar] = {}
         for child in it:
@@ -170,12 +183,12 @@ class _Builder:
             if child_kind is _ScalarEvent and child.anchor is None and child.tag is None:
                 key = _plain(child)
             else:
-                key = self._node(child, it)
+                key = self._node(child, it, depth + 1)
             child = next(it)
             if type(child) is _ScalarEvent and child.anchor is None and child.tag is None:
                 value = _plain(child)
             else:
-                value = self._node(child, it)
+                value = self._node(child, it, depth + 1)
             if type(key) is not Scalar:
                 self.problem_at(key, "a mapping key must be plain text",
                                 "use a text key such as 'en' or 'text'")
@@ -196,6 +209,19 @@ class _Builder:
         self.problems.append(Problem(self.path, node.line, node.column, message, hint))
 
 
+def _skip(it) -> None:  # type: ignore[no-untyped-def]
+    """Consume the events of the collection whose start event was just read."""
+    level = 1
+    for event in it:
+        kind = type(event)
+        if kind is _SequenceStart or kind is _MappingStart:
+            level += 1
+        elif kind is _SequenceEnd or kind is _MappingEnd:
+            level -= 1
+            if level == 0:
+                return
+
+
 def _decode(path: str, data: bytes) -> tuple[str | None, list[Problem]]:
     try:
         text = data.decode("utf-8")
@@ -214,8 +240,9 @@ def _decode(path: str, data: bytes) -> tuple[str | None, list[Problem]]:
 def parse_text(path: str, text: str) -> tuple[Node | None, list[Problem]]:
     """Parse YAML text into nodes; returns (root or None, problems)."""
     builder = _Builder(path)
-    loader = _Loader(text)
+    loader = None
     try:
+        loader = _Loader(text)  # (the pure-Python loader checks the characters here already)
         # The parser's events as list(yaml.parse(text)) gives them, pulled from the parser as the
         # nodes are built (no generator, no check_event call, no list: ~125,000 events in the rules).
         root = builder.build(iter(loader.get_event, None))
@@ -225,11 +252,32 @@ def parse_text(path: str, text: str) -> tuple[Node | None, list[Problem]]:
         what = exc.problem or exc.context or "invalid YAML"
         return None, [Problem(path, line, col, f"YAML syntax error: {what}",
                               "check the indentation and quoting around this line")]
+    except yaml.reader.ReaderError:
+        return None, [_bad_character(path, text)]
     except yaml.YAMLError as exc:
         return None, [Problem(path, 1, 1, f"YAML error: {exc}", "check the file's YAML syntax")]
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     return root, builder.problems
+
+
+# The characters YAML refuses in a file (its printable set's complement: both of PyYAML's
+# parsers refuse the same); the C parser reports where in bytes, the pure-Python one in
+# characters: the text itself says which character and where.
+_NOT_PRINTABLE = re.compile("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]")
+
+
+def _bad_character(path: str, text: str) -> Problem:
+    """The problem of the first character YAML does not allow, at its line and column."""
+    found = _NOT_PRINTABLE.search(text)
+    offset = found.start() if found else 0
+    line = text.count("\n", 0, offset) + 1
+    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    code = f"U+{ord(text[offset]):04X}" if found else "a character"
+    name = " (NUL)" if found and text[offset] == "\0" else ""
+    return Problem(path, line, column, f"the file holds {code}{name}, a control character YAML does not allow",
+                   "remove it; inside double quotes a control character can be written as an escape, e.g. \"\\t\"")
 
 
 def parse_bytes(rel: str, data: bytes) -> tuple[SourceFile | None, list[Problem]]:
