@@ -62,6 +62,8 @@ CASES = [
     ("two canonical variants missing", RULE, "      - text: A note.\n        source: test-rules\n        status: community\n",
      "      - text: A note.\n        source: test-rules\n        status: community\n      - text: B note.\n        source: test-rules\n        status: community\n",
      ("    en:", 2), "2 variants and 0 marked canonical", "canonical: true"),
+    ("over-long id", RULE, "id: sample", "id: " + "long-" * 65 + "id",
+     ("id: " + "long-" * 65 + "id", 1), "rule id is 327 characters long; an id has at most 100", "shorten it"),
     ("YAML syntax", RULE, "title:\n", "title: [\n",
      ("status: official", 1), "YAML syntax error", "indentation"),
 ]
@@ -127,3 +129,25 @@ def test_valid_tree_loads(valid_tree):
     assert rule.subrules[0].number == "702.9a" and rule.notes[0].id == "sample.n1"
     assert kb.rulings[0].cards == ("sample-card",)
     assert kb.card("sample-card").names["de"] == "Beispielkarte"
+
+
+def test_an_over_long_id_stops_validate_and_build_before_any_file_is_written(valid_tree, capsys):
+    """A 329-character id passed validate and made the build fail with 'File name too long' and a
+    traceback: it is refused at its line, with exit code 2, before the build writes anything."""
+    long_id = "x" * 329
+    _replace(valid_tree, "rules/cards/sample-card.yaml", "id: sample-card", f"id: {long_id}")
+    _replace(valid_tree, "rules/rulings/sample.yaml", "cards: [sample-card]", f"cards: [{long_id}]")
+    line = _line_of(valid_tree, "rules/cards/sample-card.yaml", f"id: {long_id}")
+    for command in (["validate"], ["build"]):
+        assert main(["--root", str(valid_tree), *command]) == 2
+        err = capsys.readouterr().err
+        assert f"rules/cards/sample-card.yaml:{line}:5: error: card id is 329 characters long" in err, err
+        assert "Traceback" not in err
+    assert not (valid_tree / "site").exists()
+
+
+def test_an_id_of_the_longest_length_is_taken(valid_tree):
+    longest = "x" * 100
+    _replace(valid_tree, "rules/cards/sample-card.yaml", "id: sample-card", f"id: {longest}")
+    _replace(valid_tree, "rules/rulings/sample.yaml", "cards: [sample-card]", f"cards: [{longest}]")
+    assert load_knowledge_base(valid_tree).card(longest) is not None

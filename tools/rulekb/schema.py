@@ -26,6 +26,10 @@ from .models import SOURCE_LANGUAGE, HistoryEntry, Language, Pos, Source, Status
 from .refs import parse_rule_number
 
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+# An id becomes a file name (rules/<id>.md, api/<lang>/rules/<id>.json, a folder of the site): at
+# most this long, it fits every file system the site may be copied to (names of 255 bytes, or
+# 143 on an encrypted home folder) and paths of 260 characters (Windows) with room for the rest.
+MAX_ID_LENGTH = 100
 NOTE_KEY = re.compile(r"^n[1-9][0-9]*$")
 LANG_CODE = re.compile(r"^[a-z]{2,3}$")
 HASH = re.compile(r"^[0-9a-f]{16}$")
@@ -108,8 +112,14 @@ class Reader:
         return value
 
     def slug(self, node: Node | None, what: str) -> str | None:
-        return self.pattern(node, what, SLUG, "lowercase letters, digits and single hyphens "
-                            "(it becomes a file name and a URL), e.g. 'queens-agent'")
+        value = self.pattern(node, what, SLUG, "lowercase letters, digits and single hyphens "
+                             "(it becomes a file name and a URL), e.g. 'queens-agent'")
+        if value is not None and len(value) > MAX_ID_LENGTH:
+            shorter = value[:40].rsplit("-", 1)[0]
+            self.error(node, f"{what} is {len(value)} characters long; an id has at most {MAX_ID_LENGTH}",  # type: ignore[arg-type]
+                       f"shorten it (it becomes a file name, and file systems limit their length), e.g. '{shorter}'")
+            return None
+        return value
 
     def date(self, node: Node | None, what: str, partial: bool = False) -> str | None:
         value = self.text(node, what)
