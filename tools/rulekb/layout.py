@@ -10,11 +10,15 @@
 - ``rules/releases/*.yaml``        one imported rules release per file (its chapters, its input file)
 - ``translations/``                the languages file, the termbase, the QA waivers, the catalogs
 
-`data_files` lists the YAML files under ``rules/`` and ``translations/``.
+`data_files` lists the YAML files under ``rules/`` and ``translations/``. It follows no link to a
+folder and reads only names ending in ``.yaml`` or ``.yml``: a linked folder (its files would be
+written through the link by an import, and lost when the tree is copied without it) and a name
+such as ``X.YAML`` are refused with a problem each, never skipped without a word.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from .diagnostics import Problem
@@ -32,11 +36,39 @@ YAML_SUFFIXES = (".yaml", ".yml")
 
 
 def data_files(root: Path) -> tuple[list[Path], list[Problem]]:
-    """The YAML files under the data folders of `root` (sorted per folder), and the problems of
-    the walk."""
+    """The YAML files under the data folders of `root` (sorted per folder), and a problem for
+    each linked folder, each YAML file whose suffix is not written in lowercase and each folder
+    that cannot be read."""
     paths: list[Path] = []
+    problems: list[Problem] = []
     for folder in DATA_FOLDERS:
         base = root / folder
-        if base.is_dir():
-            paths += sorted(p for p in base.rglob("*") if p.suffix in YAML_SUFFIXES and p.is_file())
-    return paths, []
+        if not base.is_dir():
+            continue
+        found: list[Path] = []
+        def unreadable(error: OSError) -> None:
+            rel = Path(error.filename).relative_to(root).as_posix() if error.filename else folder
+            problems.append(Problem(rel, 1, 1, f"cannot read the folder {rel}: {error.strerror or error}",
+                                    "make the folder readable for you, or move it out of the project"))
+        for top, dirs, names in os.walk(base, onerror=unreadable):
+            here = Path(top)
+            for name in sorted(dirs):
+                if (here / name).is_symlink():
+                    rel = (here / name).relative_to(root).as_posix()
+                    problems.append(Problem(rel, 1, 1, f"{rel} is a link to a folder; rulekb does not follow "
+                                            f"links to folders under {folder}/",
+                                            "put the folder itself (or its files) here instead of a link"))
+            dirs[:] = [d for d in dirs if not (here / d).is_symlink()]
+            for name in names:
+                path = here / name
+                suffix = path.suffix
+                if suffix in YAML_SUFFIXES:
+                    if path.is_file():
+                        found.append(path)
+                elif suffix.lower() in YAML_SUFFIXES and path.is_file():
+                    rel = path.relative_to(root).as_posix()
+                    problems.append(Problem(rel, 1, 1, f"the file name ends in '{suffix}'; rulekb reads only "
+                                            "names ending in '.yaml' or '.yml'",
+                                            f"rename it to {path.stem}{suffix.lower()}"))
+        paths += sorted(found)
+    return paths, problems
