@@ -629,6 +629,10 @@ class Merge:
         older one in its rule's `moved_from`. An ended unit is one of the nearest known release
         that this release lacks; it moved only if all its releases are before this one (the
         usual order of imports) or all after it (an older release imported later)."""
+        # a text continues in one place: one already continued (by an earlier import: a rule that
+        # left the rules stays known with its subrules, release after release) is not offered again
+        claimed = {previous for state in self.states.values() for previous in (state.data.get("moved_from") or {}).values()}
+        ended = [u for u in ended if u[0] not in claimed]
         if not ended or not started:
             return
         spans = {}
@@ -650,9 +654,10 @@ class Merge:
                 rid, key = started[i][0], started[i][1]
                 if newer_is_started:
                     self.states[rid].data.setdefault("moved_from", {})[key] = previous
-                else:
+                elif f"{rid}.{key}" not in claimed:
                     old_rid, old_key = previous.split(".", 1)
                     self.states[old_rid].data.setdefault("moved_from", {}).setdefault(old_key, f"{rid}.{key}")
+                    claimed.add(f"{rid}.{key}")
 
     def glossary(self) -> None:
         """Glossary terms, one file per initial (rules/glossary/a.yaml: ``terms: [...]``)."""
