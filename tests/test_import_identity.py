@@ -238,3 +238,52 @@ TEAM_2011 = "The team who plays first skips the draw step of its first turn."
 ])
 def test_a_text_that_moved_to_another_rule(ended, started, expected):
     assert match_moves(ended, started) == expected
+
+
+# ---------------------------------------------------------------- across the 2009 renumbering
+
+# releases around each change of number of the seed rules (Buyback 502.16 → 702.24 → 702.25 →
+# 702.26 → 702.27; Dredge, Retrace alike; Explore 701.38 → 701.39 → 701.40 → 701.44), and those
+# before and after the releases that brought Dredge (2005-10-01) and Retrace (2008-07-15)
+SPANNING = ("2003-03-15", "2005-08-01", "2005-10-01", "2008-05-01", "2008-07-15", "2009-05-01", "2009-07-11",
+            "2011-05-01", "2011-06-17", "2013-04-29", "2013-07-11", "2017-09-25", "2018-07-13", "2020-06-01",
+            "2020-07-03", "2021-02-24", "2021-04-19", "2025-04-04", "2025-06-06", "2026-01-16")
+KEYWORDS = {"buyback": "Buyback", "dredge": "Dredge", "retrace": "Retrace", "explore": "Explore"}
+
+
+@pytest.fixture(scope="module")
+def spanning(shared, tmp_path_factory):
+    """The project's data with twenty archive releases from 2003 to 2026 imported in one run;
+    the knowledge base before and after, the parsed releases by effective date."""
+    from conftest import data_copy
+    from rulekb.importers.cr import import_releases
+    from rulekb.importers.crtext import read_release
+    from rulekb.validate import load_knowledge_base
+    archive = shared / "data" / "comprehensive-rules" / "archive"
+    files = [archive / f"{name}.txt" for name in SPANNING]
+    root = data_copy(tmp_path_factory.mktemp("spanning"))
+    before = load_knowledge_base(root)
+    import_releases(root, files)
+    parsed = {r.effective: r for r in (read_release(f.read_bytes(), f.name) for f in files)}
+    return before, load_knowledge_base(root), parsed
+
+
+@pytest.mark.parametrize("rule_id", sorted(KEYWORDS))
+def test_number_histories_across_the_2009_renumbering_agree_three_ways(spanning, rule_id):
+    """For each imported release: the number the release's own text gives the keyword ("502.16.
+    Buyback"), the number the import computed (the rule's history), and the number the seed's
+    curated history gives for that date are the same; every computed number lands in a curated
+    span (no span of its own), and the rule is in every release from the first that has it."""
+    before, kb, parsed = spanning
+    curated, rule = before.rule(rule_id), kb.rule(rule_id)
+    computed = {rel: entry.number for entry in rule.history for rel in entry.releases}
+    in_text = {date: r.number for date, release in parsed.items() for r in release.rules if r.title == KEYWORDS[rule_id]}
+    assert computed == in_text
+    assert len(in_text) >= 5 and max(in_text) == "2026-01-16"
+    assert sorted(in_text) == [d for d in sorted(parsed) if d >= min(in_text)]
+    for date, number in computed.items():   # the curated spans, the first one open towards the past
+        spans = [entry.number for entry, end, _ in curated.history_spans() if entry.covers(date, end)]
+        assert spans == [number], (date, number)
+    assert all(entry.source == "cr-archive" for entry in rule.history)
+    assert [e.number for e in rule.history] == [e.number for e in curated.history]
+    assert rule.number == curated.history[-1].number and rule.release == "2026-01-16"
