@@ -258,7 +258,7 @@ def spanning(shared, tmp_path_factory):
     from conftest import data_copy
     from rulekb.importers.cr import import_releases
     from rulekb.importers.crtext import read_release
-    from rulekb.validate import load_knowledge_base
+    from rulekb.knowledge import load_knowledge_base
     archive = shared / "data" / "comprehensive-rules" / "archive"
     files = [archive / f"{name}.txt" for name in SPANNING]
     root = data_copy(tmp_path_factory.mktemp("spanning"))
