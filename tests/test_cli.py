@@ -184,3 +184,16 @@ def test_ctrl_c_ends_a_command_with_exit_130_and_no_traceback(capsys, monkeypatc
     monkeypatch.setattr("rulekb.knowledge.load_knowledge_base", interrupted)
     code, out, err = run(capsys, "validate")
     assert code == 130 and out == "" and "Traceback" not in err
+
+
+def test_hash_reads_standard_input_and_refuses_what_is_not_utf8():
+    from rulekb.models import english_hash
+
+    def hashed(data: bytes) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "rulekb", "hash", "-"], input=data, capture_output=True,
+                              env={"PYTHONPATH": str(ROOT / "tools")}, timeout=60)
+    done = hashed("Rückkauf\r\nzwei Zeilen".encode("utf-8"))
+    assert done.returncode == 0 and done.stdout.decode().strip() == english_hash("Rückkauf\nzwei Zeilen")
+    done = hashed(b"R\xfcckkauf")
+    assert done.returncode == 2 and b"Traceback" not in done.stderr
+    assert b"error: standard input is not UTF-8 (byte 0xfc at offset 1)" in done.stderr
