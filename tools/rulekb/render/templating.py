@@ -27,7 +27,7 @@ What a template has besides its values:
 - the filter ``front_matter``: ``{{ title|front_matter }}`` is a page's YAML front matter
   (``hide=(…)``: parts of the theme to hide; ``search_exclude=true``: left out of the search).
   A filter rather than a macro: it is YAML for mkdocs, not the page's shape, and every page
-  has one (a macro call costs a quarter of a rule page's own time).
+  has one (as a macro it cost 0.09 s of processor time over the 3,909 rule pages of the bench).
 """
 
 from __future__ import annotations
