@@ -12,7 +12,8 @@ from markupsafe import Markup
 
 from rulekb.i18n import extract_messages
 from rulekb.render.markup import checked
-from rulekb.render.templating import environment, fill, front_matter, heading, md, template
+from rulekb.render.templating import (CompiledTemplates, compiled_templates, environment, fill, front_matter, heading,
+                                      make_environment, md, template)
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "tools" / "rulekb"
@@ -96,3 +97,34 @@ def test_a_page_with_a_blank_line_inside_a_block_is_refused():
 def test_the_templates_ui_strings_are_in_the_catalog():
     catalog = extract_messages(PACKAGE)
     assert "Choose a language" in catalog   # written only in pages/root.html.j2
+
+
+def test_compiled_templates_are_kept_and_read_by_the_next_process(tmp_path):
+    folder = tmp_path / "templates"
+    first = make_environment(CompiledTemplates(str(folder)))
+    first.get_template("pages/rule.md.j2")
+    first.get_template("pages/root.html.j2")
+    kept = {p.name: p.stat().st_ino for p in folder.iterdir()}
+    assert len(kept) == 2                       # one entry per template
+    second = make_environment(CompiledTemplates(str(folder)))
+    root = second.get_template("pages/root.html.j2")
+    second.get_template("pages/rule.md.j2")
+    assert {p.name: p.stat().st_ino for p in folder.iterdir()} == kept   # read, not compiled and written again
+    values = dict(codes=["en"], languages=[], archive_path="a.zip", _=str)
+    assert root.render(values) == make_environment(None).get_template("pages/root.html.j2").render(values)
+
+
+def test_a_cache_that_cannot_be_written_is_left_alone(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    env = make_environment(CompiledTemplates(str(blocker / "templates")))
+    assert env.from_string("{{ x }}").render(x="<b>") == "&lt;b&gt;"
+    assert env.get_template("pages/root.html.j2").render(codes=[], languages=[], archive_path="a.zip", _=str)
+
+
+def test_the_compiled_templates_live_in_the_user_cache(monkeypatch, tmp_path):
+    monkeypatch.setenv("RULEKB_CACHE_DIR", str(tmp_path))
+    cache = compiled_templates()
+    assert Path(cache.directory).parent == tmp_path / "templates"
+    monkeypatch.setenv("RULEKB_CACHE_DIR", "")
+    assert compiled_templates() is None         # caches turned off

@@ -1,8 +1,9 @@
 """Rule pages, the parallel view of a rule, the rule index and the keyword index, for one
 language's site (render stage). This module decides what each page shows, as frozen values
 (`RulePage` …); the shapes are ``templates/pages/rule.md.j2``, ``parallel.md.j2``,
-``rules.md.j2`` and ``keywords.md.j2``, which escape every value (autoescape). The only HTML
-made here is a text with its links and a word diff (`Markup`, escaped where they are made).
+``rules.md.j2`` and ``keywords.md.j2``, which escape every value (autoescape). The only HTML the
+render modules make is a text with its links (`text`) and a word diff (`versions`): `Markup`,
+escaped where it is made.
 """
 
 from __future__ import annotations
