@@ -14,6 +14,7 @@ import signal
 import socket
 import subprocess
 import sys
+import textwrap
 import time
 import urllib.request
 import zipfile
@@ -395,3 +396,134 @@ def test_a_build_with_nothing_changed_keeps_the_site_folder_as_it_is(tmp_path):
     fourth = sitebuild.build(project, site, work, languages=["de"])
     assert "nothing changed" not in fourth.log
     assert "sehr statische" in (site / "de" / "rules" / "dredge.html").read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------- two builds at once, full disks
+
+
+def _files_left(folder: Path, *patterns: str) -> list[str]:
+    return sorted(p.relative_to(folder).as_posix() for pattern in patterns for p in folder.rglob(pattern))
+
+
+def test_a_second_build_while_one_runs_is_refused_and_the_site_ends_whole(tmp_path, capsys):
+    """Two `rulekb build`s of one project at once (two terminals, a save hook): the second is
+    refused at once (exit 3, a message naming the first, no traceback, nothing written); the first
+    ends with the whole site; the next build works."""
+    from rulekb.exitcodes import Exit
+    project = project_copy(tmp_path)
+    site, work = project / "site", project / "build"
+    ready, go = tmp_path / "ready", tmp_path / "go"
+    first = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
+        import io, time
+        from pathlib import Path
+        from rulekb.build import build_site
+        def pause(prepared):   # holding the locks, before mkdocs runs
+            Path({str(ready)!r}).touch()
+            while not Path({str(go)!r}).exists():
+                time.sleep(0.05)
+        build_site(Path({str(project)!r}), Path({str(site)!r}), work=Path({str(work)!r}), languages=["de"],
+                   after_render=pause, out=io.StringIO())
+    """)], env=dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "tools"), os.environ.get("PYTHONPATH", "")])))
+    try:
+        deadline = time.monotonic() + 120
+        while not ready.exists():
+            assert first.poll() is None and time.monotonic() < deadline, "the first build did not start"
+            time.sleep(0.05)
+        code = commands.main(["--root", str(project), "build"])
+        err = capsys.readouterr().err
+        assert code == Exit.BUSY == 3
+        assert f"another `rulekb build` (process {first.pid}) is building {work} right now" in err
+        assert "fix: wait until it has ended" in err and "Traceback" not in err
+        assert not site.exists()
+    finally:
+        go.touch()
+        assert first.wait(timeout=300) == 0
+    assert (site / "index.html").is_file() and (site / "api" / "index.json").is_file()
+    assert (site / "de" / "index.html").is_file() and (site / "rulekb-site.zip").is_file()
+    assert _files_left(project, ".*.lock", ".site.new*", "*.rulekb-tmp") == []
+    again = sitebuild.build(project, site, work, languages=["de"])
+    assert "nothing changed since the last build" in again.log
+
+
+def test_a_full_disk_while_assembling_is_one_clear_error_and_the_site_stays_whole(built, tmp_path, monkeypatch):
+    """The disk fills while the archive is written (an injected ENOSPC: a test cannot fill a
+    real disk): a WriteError naming the file and the fix, the previous site whole, no staging
+    folder or temporary file left."""
+    import errno
+
+    from rulekb import archive
+    from rulekb.files import WriteError
+    project = project_copy(tmp_path)
+    site = project / "site"
+    shutil.copytree(built.site, site)
+    before = digest(site)
+
+    def full_disk(folder, target, prefix):
+        target.write_bytes(b"PK\x03\x04 half an archive")
+        raise OSError(errno.ENOSPC, "No space left on device", str(target))
+    monkeypatch.setattr(archive, "zip_folder", full_disk)
+    with pytest.raises(WriteError) as failed:
+        build_site(project, site, languages=["de"], out=io.StringIO())
+    (problem,) = failed.value.problems
+    assert problem.file.endswith("rulekb-site.zip") and "No space left on device" in problem.message
+    assert problem.hint.startswith("free some disk space")
+    assert digest(site) == before
+    assert _files_left(project, ".site.*", "*.rulekb-tmp", "*.tmp") == []
+
+
+def test_a_full_disk_in_a_language_build_ends_in_one_message_exit_2(built, tmp_path, monkeypatch, capsys):
+    """mkdocs meets a full disk in a language's process (an injected ENOSPC in its page writer):
+    `rulekb build` prints file, error and fix, exits 2, no traceback; the site stays whole."""
+    import errno
+
+    import mkdocs.utils
+    project = project_copy(tmp_path)
+    site = project / "site"
+    shutil.copytree(built.site, site)
+    before = digest(site)
+
+    def full_disk(content, output_path):
+        raise OSError(errno.ENOSPC, "No space left on device", output_path)
+    monkeypatch.setattr(mkdocs.utils, "write_file", full_disk)   # the language processes inherit it
+    code = commands.main(["--root", str(project), "build"])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert re.search(r"^\S+/build/(en|de|fr)/site/\S+:1:1: error: cannot write \S+: No space left on device$", err, re.M), err
+    assert "fix: free some disk space, then run the command again" in err and "Traceback" not in err
+    assert digest(site) == before
+    assert _files_left(project, ".site.*", "*.rulekb-tmp", "*.tmp") == []
+
+
+def test_a_previous_site_that_cannot_be_removed_is_a_clear_error_and_the_next_build_recovers(built, tmp_path,
+                                                                                           monkeypatch, capsys):
+    """A read-only or half-removable previous site (an injected EACCES on its removal: root, as
+    the tests run in CI, removes read-only folders all the same): the new site is in place, the
+    build says what could not be removed and how to fix it (exit 2, no traceback); the next build
+    removes the leftover and works."""
+    import errno
+
+    from rulekb import sitefolder
+    project = project_copy(tmp_path)
+    site, work = project / "site", project / "build"
+    sitebuild.build(project, site, work, languages=["de"])
+    path = project / "rules" / "comprehensive" / "dredge.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("Ausgraben ist eine statische", "Ausgraben ist eine sehr statische", 1),
+                    encoding="utf-8")
+    real = shutil.rmtree
+
+    def refuse(folder, *args, **kwargs):
+        if ".site.old" in Path(folder).parts:
+            raise PermissionError(errno.EACCES, "Permission denied", str(folder))
+        return real(folder, *args, **kwargs)
+    monkeypatch.setattr(shutil, "rmtree", refuse)
+    with pytest.raises(DataError) as failed:
+        build_site(project, site, work=work, languages=["de"], out=io.StringIO())
+    (problem,) = failed.value.problems
+    assert "cannot remove" in problem.message and "Permission denied" in problem.message
+    assert "the new one is in place" in problem.message and "the next build removes it" in problem.hint
+    assert "sehr statische" in (site / "de" / "rules" / "dredge.html").read_text(encoding="utf-8")
+    assert sitefolder.ours(sitefolder.old_folder(site))
+    monkeypatch.undo()
+    again = sitebuild.build(project, site, work, languages=["de"])
+    assert "nothing changed since the last build" in again.log
+    assert not sitefolder.old_folder(site).exists()

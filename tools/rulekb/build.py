@@ -34,13 +34,14 @@ import shutil
 import sys
 import time
 import traceback
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Mapping, Sequence, TextIO, TypeVar
+from typing import Callable, Iterator, Mapping, Sequence, TextIO, TypeVar
 
-from . import __version__, archive, parallel
+from . import __version__, archive, parallel, sitefolder
 from .diagnostics import DataError, Problem
-from .files import make_folder, write_atomic
+from .files import WriteError, make_folder, os_problem, write_atomic
 from .i18n import UI, load_uis
 from .link import LinkedKB, link
 from .models import KnowledgeBase
@@ -53,13 +54,16 @@ from .knowledge import load_knowledge_base
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 CONTENT_FOLDER = "content"
 ROOT_CONFIG = "mkdocs.yml"
-SITE_MARKER = ".rulekb-site"     # marks a folder as a site this command built (and may replace)
+SITE_MARKER = sitefolder.SITE_MARKER   # marks a folder as a site this command built (and may replace)
 FINGERPRINT = "fingerprint"
 ARCHIVE_TOP = "rulekb-site"      # the folder the offline archive unpacks into
 
 
 class BuildError(Exception):
     """mkdocs failed for a language, or the site folder cannot be replaced."""
+
+
+Busy = sitefolder.Busy   # another build holds the lock of the site or build folder
 
 
 @dataclass
@@ -416,6 +420,8 @@ def build_language(folder: Path, inputs: LanguageInputs, epoch: int) -> Language
         plugin = config.plugins["rulekb"]
         plugin.provide(inputs.pages, inputs.blocks, inputs.assets)
         build(config)
+    except OSError as exc:  # a full disk, a missing permission: the file and the fix, not mkdocs' traceback
+        raise WriteError([os_problem(exc.filename or folder, exc)]) from None
     except Exception as exc:  # noqa: BLE001  (mkdocs' own errors and a theme's or plugin's)
         details = "\n".join(messages.lines + [f"{type(exc).__name__}: {exc}"])
         raise BuildError(f"mkdocs failed for '{inputs.lang}' ({folder / 'mkdocs.yml'}):\n{details}") from None
@@ -495,7 +501,7 @@ def build_languages(work: Path, prepared: Prepared, inputs: Mapping[str, Languag
 
     def finished(i: int, built: LanguageBuild) -> None:
         lang, fp = todo[i]
-        (work / lang / FINGERPRINT).write_text(fp)
+        write_atomic(work / lang / FINGERPRINT, fp.encode())
         results[lang] = built
         progress.say(f"      {lang}: {built.pages} pages in {built.seconds:.1f} s")
 
@@ -511,11 +517,17 @@ def build_languages(work: Path, prepared: Prepared, inputs: Mapping[str, Languag
 # ---------------------------------------------------------------- assembling
 
 
-def _link_or_copy(source: str, target: str) -> None:
-    try:
-        os.link(source, target)
-    except OSError:
-        shutil.copy2(source, target)
+def link_tree(source: Path, target: Path) -> None:
+    """The files of `source` in `target`, hard-linked (copied where links cannot be made); an
+    OSError (a full disk) is raised as it is, naming its file."""
+    for folder, _dirs, names in os.walk(source):
+        into = target / Path(folder).relative_to(source)
+        into.mkdir(parents=True, exist_ok=True)
+        for name in names:
+            try:
+                os.link(os.path.join(folder, name), into / name)
+            except OSError:
+                shutil.copy2(os.path.join(folder, name), into / name)
 
 
 def site_fingerprint(prepared: Prepared, fingerprints: Mapping[str, str]) -> str:
@@ -549,9 +561,8 @@ def unchanged_site(site_dir: Path, work: Path, fingerprints: Mapping[str, str], 
 
 
 def write_root_files(staging: Path, prepared: Prepared, site_fp: str) -> None:
-    """Step 5a, first part: the new site folder with its root files (``index.html``, the JSON
-    API, the marker)."""
-    staging.mkdir(parents=True)
+    """Step 5a, first part: the root files of the new site (``index.html``, the JSON API, the
+    marker) in the staging folder."""
     files = {rel: text.encode("utf-8") for rel, text in prepared.site.files.items()}
     files[SITE_MARKER] = marker_text(site_fp).encode("utf-8")
     folders = {str((staging / rel).parent) for rel in files}
@@ -566,29 +577,9 @@ def assemble(work: Path, staging: Path, languages: Sequence[str], clock: Clock |
     """Step 5a: the complete new site in `staging` (which `write_root_files` started): the
     language sites linked in, then the offline archive of all of it."""
     for lang in languages:
-        shutil.copytree(work / lang / "site", staging / lang, copy_function=_link_or_copy)
+        link_tree(work / lang / "site", staging / lang)
     with maybe(clock, Part.ARCHIVE):
         archive.zip_folder(staging, staging / paths.ARCHIVE, f"{ARCHIVE_TOP}/")
-
-
-def swap_in(staging: Path, site_dir: Path) -> None:
-    """Step 5b: replace the site folder by the staged one. Between the two renames the old
-    site is kept as a sibling; a later build puts it back if this one was interrupted there."""
-    old = site_dir.with_name(f".{site_dir.name}.old")
-    if old.exists():
-        shutil.rmtree(old)
-    if site_dir.exists():
-        os.rename(site_dir, old)
-    os.rename(staging, site_dir)
-    if old.exists():
-        shutil.rmtree(old)
-
-
-def recover(site_dir: Path) -> None:
-    """Undo an interrupted swap: the old site is back when the new one never arrived."""
-    old = site_dir.with_name(f".{site_dir.name}.old")
-    if old.exists() and not site_dir.exists():
-        os.rename(old, site_dir)
 
 
 def check_replaceable(site_dir: Path) -> None:
@@ -606,15 +597,34 @@ def build_site(root: Path, site_dir: Path, *, work: Path | None = None, language
                after_render: Callable[[Prepared], None] | None = None) -> BuildResult:
     """Build the site into `site_dir` (atomically). `work` is the build folder (default
     ``<root>/build``); `languages` limits the build to some languages (for tests and
-    `serve`); `after_render` is called with the rendered site before mkdocs runs."""
-    progress = Progress(out)
+    `serve`); `after_render` is called with the rendered site before mkdocs runs.
+
+    One build at a time per site and build folder: `Busy` when another holds their lock.
+    Raises DataError for bad data and WriteError (a DataError) for a file that cannot be
+    written (a full disk, a missing permission); the previous site stays whole then, and no
+    staging folder is left behind."""
     root = root.resolve()
     site_dir = site_dir.resolve()
     work = (work or root / "build").resolve()
-    recover(site_dir)
-    check_replaceable(site_dir)
     check_plugin_installed()
+    with sitefolder.locked(site_dir, work):
+        sitefolder.recover(site_dir)
+        check_replaceable(site_dir)
+        return _build(root, site_dir, work, languages, jobs, Progress(out), after_render)
 
+
+@contextmanager
+def _writing(site_dir: Path) -> Iterator[None]:
+    """An OSError of the block (a full disk, a missing permission) as a WriteError naming its file."""
+    try:
+        yield
+    except OSError as exc:
+        raise WriteError([os_problem(exc.filename or site_dir, exc)]) from None
+
+
+def _build(root: Path, site_dir: Path, work: Path, languages: Sequence[str] | None, jobs: int | None,
+           progress: Progress, after_render: Callable[[Prepared], None] | None) -> BuildResult:
+    """`build_site` holding the locks."""
     cpu = process_and_children_seconds()
     clock = Clock()
     progress.say("[1/5] loading rules/, translations/ and content/ …")
@@ -627,6 +637,13 @@ def build_site(root: Path, site_dir: Path, *, work: Path | None = None, language
     if after_render is not None:
         after_render(prepared)
 
+    with _writing(site_dir):
+        return _write(root, site_dir, work, prepared, langs, jobs, progress, clock, cpu)
+
+
+def _write(root: Path, site_dir: Path, work: Path, prepared: Prepared, langs: tuple[str, ...], jobs: int | None,
+           progress: Progress, clock: Clock, cpu: float) -> BuildResult:
+    """Steps 3 to 5 of `build_site`: the configs, mkdocs, assembling, the swap."""
     progress.say("[2/5] handing the pages to mkdocs …")
     step = time.monotonic()
     with clock.part(Part.HANDOVER):
@@ -644,9 +661,7 @@ def build_site(root: Path, site_dir: Path, *, work: Path | None = None, language
         return _finish(progress, clock, cpu, site_dir, built, [p for p in site_dir.rglob("*") if p.is_file()])
 
     jobs = jobs or default_jobs(len(langs))
-    staging = site_dir.with_name(f".{site_dir.name}.new")
-    if staging.exists():
-        shutil.rmtree(staging)
+    staging = sitefolder.new_staging(site_dir)
     try:
         progress.say(f"[3/5] building the language sites with mkdocs ({min(jobs, len(langs))} at a time) …")
         built = build_languages(work, prepared, inputs, fingerprints, jobs, progress,  # the site root files meanwhile
@@ -655,10 +670,13 @@ def build_site(root: Path, site_dir: Path, *, work: Path | None = None, language
         assemble(work, staging, langs, clock)
         files = [p for p in staging.rglob("*") if p.is_file()]
         progress.say(f"[5/5] replacing {site_dir} …")
-        swap_in(staging, site_dir)
+        sitefolder.swap_in(staging, site_dir)
     finally:
         if staging.exists():
-            shutil.rmtree(staging)
+            try:
+                sitefolder.remove(staging, "the staging folder of this build")
+            except WriteError:
+                pass   # the next build removes it (it carries our marker)
     return _finish(progress, clock, cpu, site_dir, built, [site_dir / p.relative_to(staging) for p in files])
 
 

@@ -18,13 +18,17 @@ def build_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def build(args: argparse.Namespace) -> Exit:
-    from ..build import BuildError, build_site
+    from ..build import BuildError, Busy, build_site
     root = project_root(args)
     site_dir = Path(args.site_dir)
     if not site_dir.is_absolute():
         site_dir = root / site_dir
     try:
         build_site(root, site_dir, jobs=args.jobs, out=sys.stdout)
+    except Busy as exc:
+        print(exc.problem, file=sys.stderr)
+        print(f"nothing was written; {site_dir} was not changed.", file=sys.stderr)
+        return Exit.BUSY
     except BuildError as exc:
         print(f"error: {exc}", file=sys.stderr)
         print(f"the build failed; {site_dir} was not changed.", file=sys.stderr)
