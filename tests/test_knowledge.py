@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from conftest import DATA, ROOT
+from rulekb.commands import main
 from rulekb.diagnostics import DataError
 from rulekb.knowledge import load_knowledge_base, load_linked
 from rulekb.load import load_files
@@ -67,3 +68,22 @@ def test_load_linked_resolves_references():
     linked = load_linked(ROOT)
     assert linked.kb == load_knowledge_base(ROOT)
     assert linked.links and linked.lookup("702.81") is not None
+
+
+@pytest.mark.parametrize("rel", ["rules/cards/sample-card.yaml", "translations/languages.yaml"])
+def test_a_file_that_cannot_be_read_is_a_problem_not_a_traceback(valid_tree, monkeypatch, capsys, rel):
+    """An OS error on reading a data file (permissions, an I/O error) names the file and ends in
+    exit code 2, like any data error."""
+    target = valid_tree / rel
+    real = Path.read_bytes
+
+    def denied(self):
+        if self == target:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real(self)
+    monkeypatch.setattr(Path, "read_bytes", denied)
+    with pytest.raises(DataError) as err:
+        load_knowledge_base(valid_tree, cache=False)
+    assert [(p.file, p.line, p.message) for p in err.value.problems] == [(rel, 1, f"cannot read {rel}: Permission denied")]
+    assert main(["--root", str(valid_tree), "validate"]) == 2
+    assert f"{rel}:1:1: error: cannot read {rel}: Permission denied" in capsys.readouterr().err

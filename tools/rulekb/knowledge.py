@@ -45,7 +45,8 @@ def load_knowledge_base(root: Path, *, cache: bool = True) -> KnowledgeBase:
     context_files: dict[str, SourceFile | None] = {}
     for rel in (LANGUAGES_FILE, SOURCES_FILE):
         path = root / rel
-        parsed, found = parse_bytes(rel, path.read_bytes()) if path.is_file() else (None, [])
+        data = _read_bytes(path, rel, problems) if path.is_file() else None
+        parsed, found = parse_bytes(rel, data) if data is not None else (None, [])
         context_files[rel] = parsed
         problems += found
     languages, sources = context_files[LANGUAGES_FILE], context_files[SOURCES_FILE]
@@ -58,7 +59,9 @@ def load_knowledge_base(root: Path, *, cache: bool = True) -> KnowledgeBase:
         rel = path.relative_to(root).as_posix()
         if rel in context_files:
             continue
-        data = path.read_bytes()
+        data = _read_bytes(path, rel, problems)
+        if data is None:
+            continue
         if store is None:
             found, checked = _read(rel, data, ctx)
         else:
@@ -72,7 +75,7 @@ def load_knowledge_base(root: Path, *, cache: bool = True) -> KnowledgeBase:
         problems += found
         if checked is not None:
             contents.append(checked)
-    if problems:  # the parse problems alone
+    if problems:  # the parse (and read) problems alone
         raise DataError(problems)
     if project is None:  # a context file is missing: read_project says which
         project = read_project(languages, sources, root)
@@ -101,6 +104,16 @@ def knowledge_cache() -> cache_module.FileCache | None:
     """The knowledge cache of this code version, or None when caches are turned off."""
     folder = cache_module.cache_dir()
     return None if folder is None else cache_module.FileCache(folder / "knowledge", code_version())
+
+
+def _read_bytes(path: Path, rel: str, problems: list[Problem]) -> bytes | None:
+    """The file's bytes, or None and a problem when the OS refuses them (permissions, I/O)."""
+    try:
+        return path.read_bytes()
+    except OSError as error:
+        problems.append(Problem(rel, 1, 1, f"cannot read {rel}: {error.strerror or error}",
+                                "make the file readable for you (or move it out of the project), then run the command again"))
+        return None
 
 
 def _read(rel: str, data: bytes, ctx: Context | None) -> tuple[list[Problem], FileContents | None]:
