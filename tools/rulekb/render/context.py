@@ -92,7 +92,6 @@ class Shared:
     rulings_by_card: Mapping[str, tuple[Ruling, ...]]
     termbase: object | None
     units: Mapping[str, Unit]
-    ruling_of_unit: Mapping[str, Ruling]
     parallel: frozenset[str] = frozenset()   # the ids of the rules with a parallel-view page
     inline: Inline = field(init=False)
     _chosen: dict = field(init=False, default_factory=dict)
@@ -120,7 +119,7 @@ class Shared:
         order = lambda rs: tuple(sorted(rs, key=lambda r: (r.date, r.id)))  # noqa: E731
         return cls(linked, link_index(linked), CardNames(kb.cards), places(kb),
                    {k: order(v) for k, v in by_mechanic.items()}, {k: order(v) for k, v in by_card.items()}, termbase,
-                   {u.id: u for u in kb.units()}, {r.unit.id: r for r in kb.rulings}, parallel_view_rules(kb))
+                   {u.id: u for u in kb.units()}, parallel_view_rules(kb))
 
 
 def parallel_view_rules(kb: KnowledgeBase) -> frozenset[str]:
@@ -258,7 +257,8 @@ class Lang:
         _ = self.ui._
         kind = unit.kind
         if kind is UnitKind.RULING:
-            ruling = self.shared.ruling_of_unit.get(unit.id)
+            owner = self.kb.owner(unit.id)
+            ruling = owner if isinstance(owner, Ruling) else None
             return _("Ruling of {date}").format(date=self.ui.date(ruling.date)) if ruling else unit.label
         place = self.shared.places.get(unit.id)
         rule = self.kb.rule(place.rule) if place else None
