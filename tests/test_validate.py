@@ -64,6 +64,13 @@ CASES = [
      ("    en:", 2), "2 variants and 0 marked canonical", "canonical: true"),
     ("over-long id", RULE, "id: sample", "id: " + "long-" * 65 + "id",
      ("id: " + "long-" * 65 + "id", 1), "rule id is 327 characters long; an id has at most 100", "shorten it"),
+    ("unknown ruling of a note", RULE, "  n1:\n    en:", "  n1:\n    ruling: sample-rulng\n    en:",
+     ("ruling: sample-rulng", 1), "unknown ruling id 'sample-rulng'", "did you mean 'sample-ruling'"),
+    ("unknown rule of a ruling", "rules/rulings/sample.yaml", "cards: [sample-card]", "cards: [sample-card]\n    rules: [sampel]",
+     ("sampel", 1), "unknown rule id 'sampel'", "did you mean 'sample'"),
+    ("a printing twice", "rules/cards/sample-card.yaml", 'source: test-cards',
+     'source: test-cards\nprintings:\n  - {set: TST, number: "2"}\n  - {set: TST, number: "2"}',
+     ('number: "2"', 2), "card printing TST #2 is listed twice", "once"),
     ("YAML syntax", RULE, "title:\n", "title: [\n",
      ("status: official", 1), "YAML syntax error", "indentation"),
 ]
@@ -151,3 +158,28 @@ def test_an_id_of_the_longest_length_is_taken(valid_tree):
     _replace(valid_tree, "rules/cards/sample-card.yaml", "id: sample-card", f"id: {longest}")
     _replace(valid_tree, "rules/rulings/sample.yaml", "cards: [sample-card]", f"cards: [{longest}]")
     assert load_knowledge_base(valid_tree).card(longest) is not None
+
+
+def test_cards_and_rulings_in_files_of_many(valid_tree):
+    """The import's layout: several cards under `cards:`, rulings of cards only under `rulings:`,
+    a printing's official names and texts, a note that is a ruling."""
+    (valid_tree / "rules/cards/o.yaml").write_text(
+        "cards:\n- id: other-card\n  name: {en: Other Card, de: Andere Karte}\n  oracle_id: 00000000-0000-4000-8000-000000000002\n"
+        "  source: test-cards\n  keywords: [Sample]\n  printings:\n  - set: TST\n    number: '7'\n    de:\n"
+        "      name: Andere Karte\n      text: Beispiel.\n  - set: TS2\n    number: 7a\n", "utf-8")
+    (valid_tree / "rules/rulings/o.yaml").write_text(
+        "rulings:\n- id: other-ruling\n  date: '2020-01-01'\n  cards: [other-card, sample-card]\n  text:\n    en:\n"
+        "    - text: Other works.\n      source: test-cards\n      status: official\n"
+        "- id: both-ruling\n  date: '2020-01-02'\n  cards: [other-card]\n  rules: [sample]\n  text:\n    en:\n"
+        "    - text: Both work.\n      source: test-cards\n      status: official\n", "utf-8")
+    _replace(valid_tree, RULE, "  n1:\n    en:", "  n1:\n    ruling: other-ruling\n    en:")
+    kb = load_knowledge_base(valid_tree)
+    other = kb.card("other-card")
+    assert [(p.set_code, p.number) for p in other.printings] == [("TST", "7"), ("TS2", "7a")]
+    assert other.printings[0].texts["de"] == "Beispiel." and other.keywords == ("Sample",)
+    assert (other.set_code, other.collector_number) == ("TST", "7")
+    ruling = next(r for r in kb.rulings if r.id == "other-ruling")
+    assert ruling.rules == () and ruling.mechanic is None and ruling.cards == ("other-card", "sample-card")
+    assert [r.id for r in kb.rulings_for(mechanic="sample")] == ["sample-ruling", "both-ruling"]
+    assert [r.id for r in kb.rulings_for(card="other-card")] == ["other-ruling", "both-ruling"]
+    assert kb.rule("sample").notes[0].ruling == "other-ruling"

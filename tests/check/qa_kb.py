@@ -60,7 +60,7 @@ def rule(rid: str = "retrace", number: str = "702.78", release: str = "2011-05-0
 
 
 def ruling(rid: str, texts: dict, mechanic: str = "explore", date: str = "2018-01-19") -> Ruling:
-    return Ruling(rid, date, mechanic, (), unit(rid, UnitKind.RULING, f"ruling {rid}", texts))
+    return Ruling(rid, date, (mechanic,), (), unit(rid, UnitKind.RULING, f"ruling {rid}", texts))
 
 
 def kb_of(*rules: Rule, rulings: tuple = ()) -> KnowledgeBase:

@@ -4,8 +4,9 @@
 - ``rules/sources.yaml``           every source a text may cite
 - ``rules/comprehensive/*.yaml``   one rule per file (title, summary, text, subrules, notes), or a
                                    list of rules under ``rules:`` (an imported section of the rules)
-- ``rules/cards/*.yaml``           one card per file
-- ``rules/rulings/*.yaml``         the rulings of one mechanic (a rule id) per file
+- ``rules/cards/*.yaml``           one card per file, or the cards of one initial under ``cards:`` (imported)
+- ``rules/rulings/*.yaml``         the rulings of one mechanic (``mechanic:``, a rule id) per file, or (imported)
+                                   those of one initial of their first card under ``rulings:``
 - ``rules/glossary/*.yaml``        terms of the Comprehensive Rules' glossary (imported), under ``terms:``
 - ``rules/releases/*.yaml``        one imported rules release per file (its chapters, its input file)
 - ``translations/``                the languages file, the termbase, the QA waivers, the catalogs

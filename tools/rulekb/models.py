@@ -86,6 +86,7 @@ class Unit:
     label: str
     variants: Mapping[str, tuple[Variant, ...]]
     pos: Pos
+    ruling: str | None = None   # the id of the card ruling this text is (a rule note that is an official ruling)
 
     def text(self, lang: str) -> Variant | None:
         found = self.variants.get(lang)
@@ -212,23 +213,54 @@ class Rule:
 
 
 @dataclass(frozen=True)
+class Printing:
+    """A card as printed in one set: set code, collector number, and the official names and
+    texts of that printing in the knowledge base's other languages (MTGJSON's foreignData;
+    older printings carry the wording of their time)."""
+
+    set_code: str
+    number: str
+    names: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))   # language -> printed name
+    texts: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))   # language -> printed text
+
+
+@dataclass(frozen=True)
 class Card:
+    """A card (one per Scryfall oracle id) with its names, its printings (the first is the one it
+    is shown with) and the keywords MTGJSON gives it."""
+
     id: str
     names: Mapping[str, str]
-    set_code: str
-    collector_number: str
+    printings: tuple[Printing, ...]
     oracle_id: str
     source: str
     pos: Pos
+    keywords: tuple[str, ...] = ()
+
+    @property
+    def set_code(self) -> str:
+        return self.printings[0].set_code
+
+    @property
+    def collector_number(self) -> str:
+        return self.printings[0].number
 
 
 @dataclass(frozen=True)
 class Ruling:
+    """An official card ruling, stored once for every card it stands on; it belongs to its
+    cards always and to `rules` (rule ids, the mechanics its text is about) when it has any."""
+
     id: str
     date: str
-    mechanic: str           # rule id the ruling belongs to
+    rules: tuple[str, ...]  # rule ids the ruling belongs to (none: the ruling of its cards only)
     cards: tuple[str, ...]  # card ids it applies to
     unit: Unit
+
+    @property
+    def mechanic(self) -> str | None:
+        """The rule it is shown under first (its first rule), None for a ruling of cards only."""
+        return self.rules[0] if self.rules else None
 
 
 @dataclass(frozen=True)
@@ -329,7 +361,7 @@ class KnowledgeBase:
 
     def rulings_for(self, *, mechanic: str | None = None, card: str | None = None) -> tuple[Ruling, ...]:
         return tuple(r for r in self.rulings
-                     if (mechanic is None or r.mechanic == mechanic) and (card is None or card in r.cards))
+                     if (mechanic is None or mechanic in r.rules) and (card is None or card in r.cards))
 
 
 class Severity(str, Enum):

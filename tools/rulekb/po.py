@@ -136,12 +136,13 @@ def _contexts(kb: KnowledgeBase, lang: str) -> dict[str, str]:
                 what = unit.label[len(rule.number):].strip()
             out[unit.id] = f"{what} of rule {name} (rules release {rule.release})"
     for ruling in kb.rulings:
-        rule = kb.rule(ruling.mechanic)
+        rule = kb.rule(ruling.mechanic) if ruling.mechanic else None
         title = rule.title.text(SOURCE_LANGUAGE) if rule and rule.title else None
         mechanic = f"{rule.number} {title.text}" if rule and title else ruling.mechanic
         cards = [kb.card(c) for c in ruling.cards]
         names = ", ".join(c.names.get(lang, c.names[SOURCE_LANGUAGE]) for c in cards if c)
-        out[ruling.unit.id] = f"ruling of {ruling.date} on {mechanic}; cards: {names}"
+        out[ruling.unit.id] = (f"ruling of {ruling.date} on {mechanic}; cards: {names}" if mechanic
+                               else f"ruling of {ruling.date}; cards: {names}")
     return out
 
 

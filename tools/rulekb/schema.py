@@ -299,12 +299,20 @@ def read_releases(r: Reader, node: Node | None, what: str) -> tuple[str, ...]:
     return tuple(sorted(set(dates)))
 
 
+RULING_LINK = "ruling"   # the key of a rule note that is an official card ruling: the ruling's id
+
+
 def read_unit(r: Reader, ctx: Context, node: Node, uid: str, kind: UnitKind, label: str) -> Unit | None:
+    """A unit: language code -> its variants; a rule note may also say which card ruling it is
+    (``ruling: ID``, checked across files)."""
     m = r.entries(node, f"'{label}'")
     if m is None:
         return None
-    for key, _ in m.items:
-        if key.value not in ctx.languages:
+    ruling = None
+    for key, value in m.items:
+        if key.value == RULING_LINK and kind is UnitKind.NOTE:
+            ruling = r.slug(value, f"'{label}' ruling")
+        elif key.value not in ctx.languages:
             hint = did_you_mean(key.value, ctx.languages) or (
                 f"use one of {', '.join(ctx.languages)}, or register the language with 'rulekb lang add {key.value}'")
             r.error(key, f"unknown language code '{key.value}' in '{label}'", hint)
@@ -325,7 +333,7 @@ def read_unit(r: Reader, ctx: Context, node: Node, uid: str, kind: UnitKind, lab
                     "mark exactly one variant 'canonical: true'")
             continue
         variants[lang] = tuple(sorted(found, key=lambda v: not v.canonical))
-    return Unit(uid, kind, label, MappingProxyType(variants), Pos(r.file, m.line))
+    return Unit(uid, kind, label, MappingProxyType(variants), Pos(r.file, m.line), ruling)
 
 
 def read_history(r: Reader, ctx: Context, node: Node | None) -> tuple[HistoryEntry, ...]:

@@ -68,7 +68,7 @@ class Text:
         """The rule id, or for a ruling its mechanic: the row of the coverage matrix."""
         if self.rule is not None:
             return self.rule.id
-        return self.ruling.mechanic if self.ruling else ""
+        return (self.ruling.mechanic or "") if self.ruling else ""
 
 
 @dataclass(frozen=True)

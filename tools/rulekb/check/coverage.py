@@ -76,10 +76,10 @@ def compute_coverage(ctx: Context) -> Coverage:
     for rule in kb.rules:
         title = rule.title.text(SOURCE_LANGUAGE) if rule.title else None
         groups.append((rule.id, "rule", rule.number, title.text if title else "", rule.units))
-    for mechanic in sorted({r.mechanic for r in kb.rulings}):
+    for mechanic in sorted({r.mechanic or "" for r in kb.rulings}):   # "": the rulings of cards only
         rule = kb.rule(mechanic)
         title = rule.title.text(SOURCE_LANGUAGE) if rule and rule.title else None
-        units = tuple(r.unit for r in kb.rulings_for(mechanic=mechanic))
+        units = tuple(r.unit for r in kb.rulings if (r.mechanic or "") == mechanic)
         groups.append((mechanic, "rulings", "", title.text if title else mechanic, units))
     rows = tuple(Row(gid, kind, number, title, {lang: _cell(ctx, units, lang) for lang in ctx.languages})
                  for gid, kind, number, title, units in groups)

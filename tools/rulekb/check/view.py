@@ -76,7 +76,7 @@ class Index:
         if isinstance(owner, Rule):
             return owner.id
         if isinstance(owner, Ruling):
-            return RULINGS + owner.mechanic
+            return RULINGS + (owner.mechanic or "")
         return "?"
 
     def group_title(self, group: str, lang: str = SOURCE_LANGUAGE) -> str:

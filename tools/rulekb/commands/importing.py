@@ -1,4 +1,4 @@
-"""`rulekb import cr FILE…` and `rulekb import mtgjson FILE`: official data into the knowledge
+"""`rulekb import cr FILE…` and `rulekb import mtgjson FILE…`: official data into the knowledge
 base (`rulekb.importers`); prints what each import did."""
 
 from __future__ import annotations
@@ -25,11 +25,14 @@ def arguments(p: argparse.ArgumentParser) -> None:
     c.add_argument("--into", type=Path, metavar="DIR",
                    help="import into the dataset DIR instead of the project (created as a copy of the project's "
                         "data when missing, e.g. build/fullcr; build it with rulekb --root DIR build)")
-    m = sub.add_parser("mtgjson", help="the cards and rulings of an MTGJSON set file (e.g. XLN.json)",
-                       description="Import the cards (names in the knowledge base's languages, oracle id, set and "
-                                   "number) and rulings of an MTGJSON set file; a ruling shared by several cards is "
-                                   "stored once; existing cards and rulings are matched, not duplicated.")
-    m.add_argument("file", type=Path, help="the set file, e.g. ../shared/data/mtgjson/XLN.json")
+    m = sub.add_parser("mtgjson", help="the cards and rulings of MTGJSON set files (e.g. XLN.json.gz, or a folder)",
+                       description="Import the cards (one per oracle id: names in the knowledge base's languages, "
+                                   "keywords, printings with their official printed names and texts) and rulings of "
+                                   "MTGJSON set files (.json, .json.gz, .json.xz, .json.bz2, or a folder of them); a "
+                                   "ruling shared by several cards is stored once; existing cards and rulings are "
+                                   "matched, not duplicated; importing the same files again changes nothing.")
+    m.add_argument("file", type=Path, nargs="+",
+                   help="set files or folders of them, e.g. ../shared/data/mtgjson/sets/")
     m.add_argument("--into", type=Path, metavar="DIR", help="import into the dataset DIR (see 'import cr --into')")
 
 
@@ -40,10 +43,10 @@ def run(args: argparse.Namespace) -> Exit:
         report = cr.import_releases(root, args.file, args.effective, args.into)
     else:
         from ..importers import mtgjson
-        report = mtgjson.import_set(root, args.file, args.into)
+        report = mtgjson.import_sets(root, args.file, args.into)
     print("\n".join(report.lines()))
     return Exit.OK
 
 
-COMMAND = Command("import", "import official data: import cr FILE (a rules release), import mtgjson FILE (cards, rulings)",
+COMMAND = Command("import", "import official data: import cr FILE (a rules release), import mtgjson FILE… (cards, rulings)",
                   arguments, run)

@@ -1,53 +1,72 @@
-"""Importer for an MTGJSON set file (e.g. XLN.json): cards and their rulings into the knowledge
-base's YAML. Stages, each a pure function with its input checked at the boundary:
+"""Importer for MTGJSON set files (e.g. XLN.json.gz, or a folder of all of them): cards and
+their rulings into the knowledge base's YAML, beside the pipeline (load -> validate -> link ->
+check -> render -> report): it writes YAML, the pipeline reads it. Stages, each a pure function
+with its input checked at the boundary:
 
-    read_set (JSON -> SetFile, schema-checked) -> cards_of -> rulings_of -> merge (YAML data)
+    read_bytes (.json, .json.gz, .json.xz, .json.bz2) -> read_set (JSON -> SetFile, checked)
+    -> gather (all sets: cards by oracle id, rulings by date and text) -> merge (YAML data)
 
-- A card is one printing: set and collector number (the two faces of a double-faced card share
-  one), its English name, its names in the knowledge base's other languages from
-  ``foreignData`` (matched by the languages' English names, "German" -> de), its Scryfall
-  oracle id. An existing card (same set and number) keeps its id and gains missing names.
-- A ruling is stored once: the same (date, text) on several cards is one ruling listing all of
-  them (the explore rulings of XLN stand on twelve cards). It belongs to a mechanic, the rule
-  of the knowledge base whose title is a keyword its cards have (most of them) and its text
-  mentions;
-  a ruling with no such rule is not imported and is counted in the report (the knowledge base
-  keeps rulings per mechanic). An existing ruling with the same English text is the same
-  ruling: it gains the cards it lacked, its translations stay.
+- A card is one Scryfall oracle id: its English name, its names in the knowledge base's other
+  languages (``foreignData``, matched by the languages' English names, "German" -> de; from its
+  newest printing that has them), its keywords, and its printings (set, collector number; the
+  two faces of a double-faced card are one printing), each with its official printed names and
+  texts in the other languages (older printings carry the wording of their time). An existing
+  card (same oracle id) keeps its id and names and gains printings and missing names.
+- A ruling is stored once: the same (date, English text) on several cards is one ruling listing
+  all of them (the explore rulings of XLN stand on twelve cards). It belongs to its cards always,
+  and to the rules whose title is a keyword of its cards that its text mentions (Deadeye Tracker
+  explores but has no keyword in MTGJSON: the other cards decide). An existing ruling with the
+  same English text is the same ruling: it gains the cards it lacked, its translations stay.
+- Layout: new cards go to ``rules/cards/<initial>.yaml`` (``cards:``, sorted by id), new rulings
+  to ``rules/rulings/<initial of their first card>.yaml`` (``rulings:``, sorted by id): 27 files
+  each, so that a translator's change is a small diff and the loader reads a few large files.
+  A ruling's id is its first words and 8 hex digits of its date and text: the same in any import
+  order. Existing files stay where they are.
+- Deterministic: the sets are read in the order of their release (then code), so a card's and a
+  ruling's source is the oldest set with them; files are written only where the data changed.
 """
 
 from __future__ import annotations
 
+import bz2
+import gzip
+import hashlib
 import json
+import lzma
 import re
+import unicodedata
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..diagnostics import DataError, Problem
+from ..layout import CARDS_DIR, RULINGS_DIR, SOURCES_FILE
 from ..load import SourceFile
-from ..models import SOURCE_LANGUAGE, KnowledgeBase
-from ..layout import SOURCES_FILE
+from ..models import SOURCE_LANGUAGE, KnowledgeBase, normalise
 from ..schema import UUID
 from ..validate import build_knowledge_base
 from .cr import slug, to_node
 from .identity import fold
 from .store import Tree, open_target, register_source
 
-CARDS_DIR = "rules/cards"
-RULINGS_DIR = "rules/rulings"
 SOURCE_KIND = "mtgjson"
+SUFFIXES = (".json", ".json.gz", ".json.xz", ".json.bz2")
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_REFETCH = "download the set file again (MTGJSON publishes each set as SET.json, .json.gz, .json.xz, .json.bz2)"
 
 
 @dataclass(frozen=True)
 class CardIn:
+    """One printing of a card as a set file gives it (both faces of a double-faced card joined)."""
+
     set_code: str
     number: str
     name: str
-    names: tuple[tuple[str, str], ...]   # (language code, name), other languages
+    foreign: tuple[tuple[str, str, str | None], ...]   # (language code, printed name, printed text)
     oracle_id: str
     keywords: frozenset[str]
-    rulings: tuple[tuple[str, str], ...]  # (date, English text)
+    rulings: tuple[tuple[str, str], ...]               # (date, English text)
 
 
 @dataclass(frozen=True)
@@ -55,9 +74,15 @@ class SetFile:
     code: str
     name: str
     version: str
-    date: str
+    date: str          # the MTGJSON build date
+    release: str       # the set's release date ("" when the file has none)
+    file: str          # the file's name
     cards: tuple[CardIn, ...]
-    skipped: tuple[str, ...]              # why some card objects were not read
+    skipped: tuple[str, ...]              # what of the file was not read, and why
+
+    @property
+    def source(self) -> str:
+        return f"mtgjson-{self.code.lower()}"
 
 
 def _problem(path: str, message: str, hint: str) -> DataError:
@@ -69,17 +94,59 @@ def _number_key(number: str) -> tuple[int, str]:
     return (int(digits.group()) if digits else 0, number)
 
 
+def set_files(paths: list[Path]) -> list[Path]:
+    """The set files named: files as given, a folder's set files (sorted); DataError for a path
+    that is missing, of another kind, or a folder without set files."""
+    out: list[Path] = []
+    problems = []
+    for path in paths:
+        if path.is_dir():
+            found = sorted(p for p in path.iterdir() if p.is_file() and p.name.endswith(SUFFIXES))
+            if not found:
+                problems.append(Problem(str(path), 1, 1, "the folder holds no MTGJSON set file",
+                                        "name set files or a folder of them (" + ", ".join(SUFFIXES) + ")"))
+            out += found
+        elif not path.exists():
+            problems.append(Problem(str(path), 1, 1, "no such file or folder", "give the path of an MTGJSON set file"))
+        elif not path.name.endswith(SUFFIXES):
+            problems.append(Problem(str(path), 1, 1, "not an MTGJSON set file name (" + ", ".join(SUFFIXES) + ")",
+                                    "import a set file such as XLN.json or XLN.json.gz, or a folder of them"))
+        else:
+            out.append(path)
+    if problems:
+        raise DataError(problems)
+    return out
+
+
+def read_bytes(path: Path) -> bytes:
+    """The JSON bytes of a set file, decompressed by its suffix; DataError when it cannot be read
+    or its compressed data is damaged or cut short."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise _problem(str(path), f"cannot read the set file: {exc.strerror}", "check the path and its permissions") from None
+    name = path.name
+    kind, opener = next(((k, o) for s, k, o in ((".gz", "gzip", gzip.decompress), (".xz", "xz", lzma.decompress),
+                                                 (".bz2", "bzip2", bz2.decompress)) if name.endswith(s)), (None, None))
+    if opener is None:
+        return raw
+    try:
+        return opener(raw)
+    except (EOFError, OSError, zlib.error, lzma.LZMAError, ValueError) as exc:
+        raise _problem(str(path), f"the {kind} data is damaged or cut short ({exc})", _REFETCH) from None
+
+
 def read_set(data: bytes, path: str, languages: dict[str, str]) -> SetFile:
-    """Parse and schema-check an MTGJSON set file. `languages`: English language name -> code
-    of the knowledge base's target languages."""
+    """Parse and check an MTGJSON set file. `languages`: English language name -> code of the
+    knowledge base's target languages."""
     try:
         doc = json.loads(data.decode("utf-8-sig"))
     except UnicodeDecodeError as exc:
-        raise _problem(path, f"the file is not UTF-8 ({exc.reason} at byte {exc.start})",
-                       "download the set file again from mtgjson.com") from None
+        raise _problem(path, f"the file is not UTF-8 ({exc.reason} at byte {exc.start})", _REFETCH) from None
     except json.JSONDecodeError as exc:
-        raise DataError([Problem(path, exc.lineno, exc.colno, f"not valid JSON: {exc.msg}",
-                                 "download the set file again from mtgjson.com")]) from None
+        raise DataError([Problem(path, exc.lineno, exc.colno, f"not valid JSON: {exc.msg}", _REFETCH)]) from None
+    except RecursionError:
+        raise _problem(path, "the JSON is nested too deeply to be a set file", _REFETCH) from None
     if not isinstance(doc, dict) or not isinstance(doc.get("data"), dict) or not isinstance(doc["data"].get("cards"), list):
         raise _problem(path, "not an MTGJSON set file: it lacks data.cards",
                        "import a set file such as XLN.json (MTGJSON 5), not AllPrintings or a deck")
@@ -88,7 +155,8 @@ def read_set(data: bytes, path: str, languages: dict[str, str]) -> SetFile:
     code = body.get("code")
     if not isinstance(code, str) or not re.match(r"^[A-Z0-9]{2,6}$", code):
         raise _problem(path, f"data.code {code!r} is not a set code", "a set code is 2 to 6 capitals or digits, e.g. XLN")
-    by_printing: dict[tuple[str, str], dict[str, Any]] = {}
+    release = body.get("releaseDate") if isinstance(body.get("releaseDate"), str) and _DATE.match(body["releaseDate"]) else ""
+    faces: dict[tuple[str, str], list[tuple[str, dict[str, Any]]]] = {}
     skipped: list[str] = []
     problems: list[Problem] = []
     for i, card in enumerate(body["cards"]):
@@ -96,49 +164,56 @@ def read_set(data: bytes, path: str, languages: dict[str, str]) -> SetFile:
         if not isinstance(card, dict) or not isinstance(card.get("name"), str) or not isinstance(card.get("number"), str):
             problems.append(Problem(path, 1, 1, f"{where} has no name or number", "check the file; it may be truncated"))
             continue
-        oracle = (card.get("identifiers") or {}).get("scryfallOracleId")
+        identifiers = card.get("identifiers") if isinstance(card.get("identifiers"), dict) else {}
+        oracle = identifiers.get("scryfallOracleId")
         if not isinstance(oracle, str) or not UUID.match(oracle):
-            skipped.append(f"{card['name']} #{card['number']}: no Scryfall oracle id")
+            skipped.append(f"{card['name']} #{card['number']} ({code}): no Scryfall oracle id")
             continue
-        rulings = []
         for j, ruling in enumerate(card.get("rulings") or []):
-            if not (isinstance(ruling, dict) and isinstance(ruling.get("date"), str)
-                    and re.match(r"^\d{4}-\d{2}-\d{2}$", ruling["date"]) and isinstance(ruling.get("text"), str)
-                    and ruling["text"].strip()):
+            if not (isinstance(ruling, dict) and isinstance(ruling.get("date"), str) and _DATE.match(ruling["date"])
+                    and isinstance(ruling.get("text"), str)):
                 problems.append(Problem(path, 1, 1, f"{where}.rulings[{j}] ({card['name']}) lacks a date or text",
                                         "a ruling is {date: YYYY-MM-DD, text: ...}"))
-                continue
-            rulings.append((ruling["date"], ruling["text"].strip()))
-        names = []
-        for foreign in card.get("foreignData") or []:
-            lang = languages.get(foreign.get("language")) if isinstance(foreign, dict) else None
-            if lang and isinstance(foreign.get("name"), str) and foreign["name"].strip():
-                names.append((lang, foreign["name"].strip()))
-        keywords = frozenset(k for k in card.get("keywords") or [] if isinstance(k, str))
-        key = (card.get("setCode") or code, card["number"])
-        seen = by_printing.get(key)
-        if seen is None:
-            by_printing[key] = {"name": card["name"], "names": dict(names), "oracle": oracle,
-                                "keywords": set(keywords), "rulings": list(rulings)}
-        else:  # the other face of a double-faced card
-            seen["keywords"] |= keywords
-            seen["rulings"] += [r for r in rulings if r not in seen["rulings"]]
-            for lang, name in names:
-                seen["names"].setdefault(lang, name)
+            elif not ruling["text"].strip():   # as in STX's Wandering Archaic: nothing to import, said so
+                skipped.append(f"{code} {where}.rulings[{j}] ({card['name']}, {ruling['date']}): an empty ruling text")
+        set_code = card.get("setCode") if isinstance(card.get("setCode"), str) and re.match(r"^[A-Z0-9]{2,6}$", card["setCode"]) else code
+        side = card.get("side") if isinstance(card.get("side"), str) else ""
+        faces.setdefault((set_code, card["number"]), []).append((side, card))
     if problems:
         raise DataError(problems)
-    cards = tuple(CardIn(s, n, v["name"], tuple(sorted(v["names"].items())), v["oracle"], frozenset(v["keywords"]),
-                         tuple(v["rulings"]))
-                  for (s, n), v in sorted(by_printing.items(), key=lambda kv: (kv[0][0], _number_key(kv[0][1]))))
+    cards = []
+    for (set_code, number), found in sorted(faces.items(), key=lambda kv: (kv[0][0], _number_key(kv[0][1]))):
+        found.sort(key=lambda f: f[0])
+        first = found[0][1]
+        keywords: set[str] = set()
+        rulings: list[tuple[str, str]] = []
+        foreign: dict[str, tuple[str, list[str]]] = {}
+        for _side, card in found:
+            keywords |= {k for k in card.get("keywords") or [] if isinstance(k, str)}
+            for ruling in card.get("rulings") or []:
+                item = (ruling["date"], ruling["text"].strip())
+                if item[1] and item not in rulings:
+                    rulings.append(item)
+            for data in card.get("foreignData") or []:
+                lang = languages.get(data.get("language")) if isinstance(data, dict) else None
+                if not lang or not isinstance(data.get("name"), str) or not data["name"].strip():
+                    continue
+                name, texts = foreign.setdefault(lang, (data["name"].strip(), []))
+                text = data.get("text")
+                if isinstance(text, str) and text.strip() and text.strip() not in texts:
+                    texts.append(text.strip())
+        cards.append(CardIn(set_code, number, first["name"],
+                            tuple((lang, name, "\n//\n".join(texts) or None) for lang, (name, texts) in sorted(foreign.items())),
+                            first["identifiers"]["scryfallOracleId"], frozenset(keywords), tuple(rulings)))
     return SetFile(code, str(body.get("name") or code), str(meta.get("version") or ""), str(meta.get("date") or ""),
-                   cards, tuple(skipped))
+                   release, Path(path).name, tuple(cards), tuple(skipped))
 
 
 def _mentions(keyword: str, text: str) -> int | None:
-    """Where the text mentions a keyword (any form: explore, explores, exploring), or None."""
+    """Where the folded text mentions a keyword (any form: explore, explores, exploring), or None."""
     stem = fold(keyword)
     stem = stem[:-1] if stem.endswith("e") and len(stem) > 3 else stem
-    match = re.search(r"\b" + re.escape(stem), fold(text))
+    match = re.search(r"\b" + re.escape(stem), text)
     return match.start() if match else None
 
 
@@ -152,10 +227,32 @@ def mechanics(kb: KnowledgeBase) -> dict[str, str]:
     return out
 
 
+def initial(name: str) -> str:
+    """The file a card or ruling goes to: the first letter of the (card) name, folded to a-z;
+    "0" for names that start otherwise."""
+    first = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii").lower()[:1]
+    return first if "a" <= first <= "z" else "0"
+
+
+def ruling_id(date: str, text: str) -> str:
+    """A new ruling's id: its first words and 8 hex digits of its date and normalised text."""
+    digest = hashlib.sha256(f"{date}\n{normalise(text)}".encode("utf-8")).hexdigest()[:8]
+    return f"{slug(' '.join(text.split()[:6]), 40)}-{digest}"
+
+
+@dataclass
+class _Card:
+    """A card gathered from all sets read: its printings oldest first."""
+
+    oracle_id: str
+    name: str
+    printings: list[tuple[CardIn, SetFile]]
+    keywords: set[str]
+
+
 @dataclass(frozen=True)
 class MtgjsonReport:
-    set_code: str
-    source: str
+    sets: tuple[str, ...]
     root: Path
     dataset_created: bool
     cards_new: int
@@ -163,7 +260,7 @@ class MtgjsonReport:
     cards_same: int
     rulings_new: int
     rulings_matched: int
-    rulings_skipped: int
+    rulings_cards_only: int
     by_mechanic: tuple[tuple[str, int], ...]
     skipped_cards: tuple[str, ...]
     warnings: tuple[str, ...]
@@ -171,152 +268,256 @@ class MtgjsonReport:
     changed: tuple[str, ...]
 
     def lines(self) -> list[str]:
-        out = [f"imported the MTGJSON set {self.set_code} (source {self.source}) into {self.root}"
+        named = ", ".join(self.sets) if len(self.sets) <= 5 else f"{', '.join(self.sets[:5])} … ({len(self.sets)} sets)"
+        out = [f"imported the MTGJSON set{'s' if len(self.sets) > 1 else ''} {named} into {self.root}"
                + (" (new dataset: a copy of the project's data)" if self.dataset_created else ""),
                f"  cards: {self.cards_new} new, {self.cards_updated} updated, {self.cards_same} unchanged",
-               f"  rulings: {self.rulings_new} new, {self.rulings_matched} already in the knowledge base"]
+               f"  rulings: {self.rulings_new} new, {self.rulings_matched} already in the knowledge base; "
+               f"{self.rulings_cards_only} belong to their cards only (no keyword of theirs that is a rule title "
+               "and that they mention)"]
         if self.by_mechanic:
-            out.append("  rulings per mechanic: " + ", ".join(f"{m} {n}" for m, n in self.by_mechanic))
-        if self.rulings_skipped:
-            out.append(f"  not imported: {self.rulings_skipped} rulings that belong to no rule of this knowledge base "
-                       "(no keyword of their cards that is a rule title and that they mention); "
-                       "import the Comprehensive Rules first to place keyword rulings")
-        for card in self.skipped_cards:
-            out.append(f"  card not imported: {card}")
+            shown = ", ".join(f"{m} {n}" for m, n in self.by_mechanic[:40])
+            more = f" and {len(self.by_mechanic) - 40} more" if len(self.by_mechanic) > 40 else ""
+            out.append(f"  rulings per rule: {shown}{more}")
+        if self.skipped_cards:
+            out.append(f"  not imported ({len(self.skipped_cards)}):")
+            out += [f"    {card}" for card in self.skipped_cards[:20]]
+            if len(self.skipped_cards) > 20:
+                out.append(f"    … and {len(self.skipped_cards) - 20} more")
         for warning in self.warnings:
             out.append(f"  warning: {warning}")
         if not (self.added or self.changed):
-            out.append("  files: nothing changed (this set was imported already)")
+            out.append("  files: nothing changed (these sets were imported already)")
         else:
             out.append(f"  files: {len(self.added)} added, {len(self.changed)} changed")
         return out
 
 
-def import_set(root: Path, file: Path, into: Path | None = None) -> MtgjsonReport:
-    return _import_set(root, file, into)
-
-
-def _import_set(root: Path, file: Path, into: Path | None) -> MtgjsonReport:
-    try:
-        raw = file.read_bytes()
-    except OSError as exc:
-        raise _problem(str(file), f"cannot read the set file: {exc.strerror}", "give the path of an MTGJSON set file") from None
+def import_sets(root: Path, paths: list[Path], into: Path | None = None) -> MtgjsonReport:
+    """Import the set files `paths` (files or folders of them) into the project `root` (or the
+    dataset `into`): all or nothing, after checking that the result loads."""
+    files = set_files(paths)
     opened = open_target(root, into)
-    target, created, files, kb = opened.root, opened.created, opened.files, opened.kb
+    target, created, parsed, kb = opened.root, opened.created, opened.files, opened.kb
     languages = {lang.english_name: lang.code for lang in kb.languages if lang.code != SOURCE_LANGUAGE}
-    set_file = read_set(raw, str(file), languages)
+    sets: dict[str, SetFile] = {}
+    problems: list[Problem] = []
+    for file in files:
+        try:
+            found = read_set(read_bytes(file), str(file), languages)
+        except DataError as exc:
+            problems += exc.problems
+            continue
+        if found.code in sets:
+            problems.append(Problem(str(file), 1, 1, f"the set {found.code} is also in {sets[found.code].file}",
+                                    "import each set once"))
+        sets[found.code] = found
+    if problems:
+        raise DataError(problems)
+    ordered = sorted(sets.values(), key=lambda s: (s.release or "9999", s.code))
     tree = Tree.from_files(target, opened.rule_files)
-    sid = f"mtgjson-{set_file.code.lower()}"
-    sources_text = register_source(tree, target, sid, {
-        "title": f"MTGJSON {set_file.version} set file for {set_file.name} ({file.name}, build {set_file.date})".replace("  ", " "),
-        "kind": SOURCE_KIND, "file": file.name, **({"date": set_file.date} if re.match(r"^\d{4}-\d{2}-\d{2}$", set_file.date) else {})})
-    warnings: list[str] = []
-
-    # cards
-    by_printing = {(c.set_code, c.collector_number): c for c in kb.cards}
-    ids = {c.id for c in kb.cards}
-    card_id: dict[tuple[str, str], str] = {}
-    new = updated = same = 0
-    for card in set_file.cards:
-        key = (card.set_code, card.number)
-        known = by_printing.get(key)
-        if known is not None:
-            path = known.pos.file
-            data = tree.files[path]
-            names = data.setdefault("name", {})
-            before = dict(names)
-            for lang, name in card.names:
-                if lang not in names:
-                    names[lang] = name
-                elif names[lang] != name:
-                    warnings.append(f"{known.id}: the {lang} name is '{names[lang]}' here and '{name}' in {file.name}; kept")
-            if known.oracle_id != card.oracle_id:
-                warnings.append(f"{known.id}: oracle id {known.oracle_id} here, {card.oracle_id} in {file.name}; kept")
-            card_id[key] = known.id
-            if names != before:
-                updated += 1
-            else:
-                same += 1
-            continue
-        base = slug(card.name)
-        cid = base if base not in ids else f"{base}-{slug(card.number)}"
-        n = 2
-        while cid in ids:
-            cid, n = f"{base}-{slug(card.number)}-{n}", n + 1
-        ids.add(cid)
-        card_id[key] = cid
-        data = {"id": cid, "name": {SOURCE_LANGUAGE: card.name, **{lang: name for lang, name in card.names}},
-                "set": card.set_code, "collector_number": card.number, "oracle_id": card.oracle_id, "source": sid}
-        tree.put(f"{CARDS_DIR}/{cid}.yaml", data)
-        new += 1
-
-    # rulings: each (date, text) once, with every card that has it
-    shared: dict[tuple[str, str], list[CardIn]] = {}
-    for card in set_file.cards:
-        for ruling in card.rulings:
-            shared.setdefault(ruling, []).append(card)
-    titles = mechanics(kb)
-    files_by_mechanic: dict[str, str] = {}
-    for path, data in tree.files.items():
-        if path.startswith(RULINGS_DIR + "/") and isinstance(data, dict) and isinstance(data.get("mechanic"), str):
-            files_by_mechanic.setdefault(data["mechanic"], path)
-    existing = {}
-    for ruling in kb.rulings:
-        english = ruling.unit.text(SOURCE_LANGUAGE)
-        if english is not None:
-            existing[fold(english.text)] = ruling
-    ruling_ids = {r.id for r in kb.rulings}
-    counts: dict[str, int] = {}
-    matched = new_rulings = skipped = 0
-    for (date, text), cards in shared.items():
-        # the mechanic: a keyword of its cards that names a rule and that the text mentions; the
-        # one most of its cards have (MTGJSON misses some: Deadeye Tracker explores, keywordless)
-        having: dict[str, int] = {}
-        for c in cards:
-            for k in c.keywords:
-                having[k] = having.get(k, 0) + 1
-        found = sorted((-n, pos, fold(k)) for k, n in having.items()
-                       if fold(k) in titles and (pos := _mentions(k, text)) is not None)
-        cids = [card_id[(c.set_code, c.number)] for c in cards]
-        known_ruling = existing.get(fold(text))
-        if known_ruling is not None:
-            mechanic = known_ruling.mechanic
-            data = next(item for item in tree.files[known_ruling.unit.pos.file]["rulings"] if item.get("id") == known_ruling.id)
-            missing = [c for c in cids if c not in data.setdefault("cards", [])]
-            data["cards"] = data["cards"] + missing
-            if known_ruling.date != date:
-                warnings.append(f"ruling {known_ruling.id}: dated {known_ruling.date} here and {date} in {file.name}; kept")
-            matched += 1
-        elif found:
-            mechanic = titles[found[0][2]]
-            path = files_by_mechanic.get(mechanic) or f"{RULINGS_DIR}/{mechanic}.yaml"
-            files_by_mechanic[mechanic] = path
-            doc = tree.files.setdefault(path, {"mechanic": mechanic, "rulings": []})
-            base = f"{mechanic}-{slug(' '.join(text.split()[:6]), 40)}"
-            rid, n = base, 2
-            while rid in ruling_ids:
-                rid, n = f"{base}-{n}", n + 1
-            ruling_ids.add(rid)
-            doc.setdefault("rulings", []).append({"id": rid, "date": date, "cards": cids,
-                                                  "text": {SOURCE_LANGUAGE: [{"text": text, "source": sid, "status": "official"}]}})
-            tree.put(path, doc)
-            new_rulings += 1
-        else:
-            skipped += 1
-            continue
-        counts[mechanic] = counts.get(mechanic, 0) + 1
-
-    added, changed, deleted = tree.changes()
+    sources_text: str | None = None
+    for set_file in ordered:
+        title = f"MTGJSON {set_file.version} set file for {set_file.name} ({set_file.file}, build {set_file.date})"
+        entry = {"title": " ".join(title.split()), "kind": SOURCE_KIND, "file": set_file.file,
+                 **({"date": set_file.date} if _DATE.match(set_file.date) else {})}
+        sources_text = register_source(tree, target, set_file.source, entry, sources_text) or sources_text
+    merge = _Merge(kb, tree, ordered)
+    merge.cards()
+    merge.rulings()
+    added, changed, _deleted = tree.changes()
     touched = set(added) | set(changed)
-    check = [f for f in files if f.path not in touched and f.path != SOURCES_FILE]
+    check = [f for f in parsed if f.path not in touched and f.path != SOURCES_FILE]
     check += [SourceFile(path, to_node(tree.files[path])) for path in sorted(touched | {SOURCES_FILE})]
     try:
         build_knowledge_base(tuple(check), target)
     except DataError as exc:
         raise DataError([Problem(p.file, p.line, p.column, f"the import would write invalid data: {p.message}",
-                                 "nothing was written; please report this with the set file") for p in exc.problems]) from None
+                                 "nothing was written; please report this with the set files") for p in exc.problems]) from None
     tree.save(skip={SOURCES_FILE}, texts={SOURCES_FILE: sources_text} if sources_text is not None else {})  # all or none
     if sources_text is not None:
         changed = sorted(set(changed) | {SOURCES_FILE})
-    return MtgjsonReport(set_file.code, sid, target, created, new, updated, same, new_rulings, matched, skipped,
-                         tuple(sorted(counts.items())), set_file.skipped, tuple(warnings), tuple(added), tuple(changed))
+    return MtgjsonReport(tuple(s.code for s in ordered), target, created, merge.new, merge.updated, merge.same,
+                         merge.rulings_new, merge.rulings_matched, merge.cards_only, tuple(sorted(merge.per_rule.items())),
+                         tuple(s for set_file in ordered for s in set_file.skipped), tuple(merge.warnings),
+                         tuple(added), tuple(changed))
+
+
+class _Merge:
+    """The sets read, merged into the tree's card and ruling files."""
+
+    def __init__(self, kb: KnowledgeBase, tree: Tree, ordered: list[SetFile]):
+        self.kb, self.tree, self.ordered = kb, tree, ordered
+        self.warnings: list[str] = []
+        self.new = self.updated = self.same = 0
+        self.rulings_new = self.rulings_matched = self.cards_only = 0
+        self.per_rule: dict[str, int] = {}
+        self.card_id: dict[str, str] = {}          # oracle id -> card id
+        self.card_name: dict[str, str] = {}        # card id -> English name
+        self.gathered: dict[str, _Card] = {}
+        for set_file in ordered:
+            for card in set_file.cards:
+                found = self.gathered.get(card.oracle_id)
+                if found is None:
+                    found = self.gathered[card.oracle_id] = _Card(card.oracle_id, card.name, [], set())
+                found.printings.append((card, set_file))
+                found.keywords |= card.keywords
+                found.name = card.name   # the newest printing's English name
+
+    # ------------------------------------------------------------------ cards
+    def _item(self, path: str, cid: str) -> dict[str, Any]:
+        data = self.tree.files[path]
+        if isinstance(data, dict) and "cards" in data and "id" not in data:
+            return next(item for item in data["cards"] if item.get("id") == cid)
+        return data
+
+    def cards(self) -> None:
+        existing: dict[str, Any] = {}
+        for card in self.kb.cards:
+            if card.oracle_id in existing and card.oracle_id in self.gathered:
+                self.warnings.append(f"cards {existing[card.oracle_id].id} and {card.id} have the same oracle id; "
+                                     f"the import adds to {existing[card.oracle_id].id}")
+            existing.setdefault(card.oracle_id, card)
+        ids = {c.id for c in self.kb.cards}
+        new_files: dict[str, list[dict[str, Any]]] = {}
+        for oracle, gathered in sorted(self.gathered.items(), key=lambda kv: (kv[1].name, kv[0])):
+            printings = [self._printing(card) for card, _ in gathered.printings]
+            keywords = sorted(gathered.keywords)
+            names = self._names(gathered)
+            known = existing.get(oracle)
+            if known is not None:
+                data = self._item(known.pos.file, known.id)
+                before = json.dumps(data, sort_keys=True)
+                have = data.setdefault("name", {})
+                for lang, name in names.items():
+                    have.setdefault(lang, name)
+                old = data.get("printings") or []
+                by_key = {(p["set"], p["number"]): p for p in printings}
+                merged = [by_key.pop((p.get("set"), p.get("number")), p) for p in old]
+                data["printings"] = merged + list(by_key.values())
+                if keywords or "keywords" in data:
+                    data["keywords"] = sorted(set(data.get("keywords") or []) | set(keywords))
+                self.card_id[oracle] = known.id
+                self.card_name[known.id] = known.names[SOURCE_LANGUAGE]
+                if json.dumps(data, sort_keys=True) != before:
+                    self.updated += 1
+                    self.tree.put(known.pos.file, self.tree.files[known.pos.file])
+                else:
+                    self.same += 1
+                continue
+            base = slug(gathered.name) if slug(gathered.name) != "rule" else "card"
+            cid = base if base not in ids else f"{base}-{oracle[:8]}"
+            ids.add(cid)
+            self.card_id[oracle] = cid
+            self.card_name[cid] = gathered.name
+            data = {"id": cid, "name": {SOURCE_LANGUAGE: gathered.name, **names}, "oracle_id": oracle,
+                    "source": gathered.printings[0][1].source}
+            if keywords:
+                data["keywords"] = keywords
+            data["printings"] = printings
+            new_files.setdefault(f"{CARDS_DIR}/{initial(gathered.name)}.yaml", []).append(data)
+            self.new += 1
+        for path, items in sorted(new_files.items()):
+            doc = self.tree.files.get(path)
+            if not (isinstance(doc, dict) and isinstance(doc.get("cards"), list)):
+                doc = {"cards": []}
+            doc["cards"] = sorted(doc["cards"] + items, key=lambda item: str(item.get("id")))
+            self.tree.put(path, doc)
+
+    @staticmethod
+    def _printing(card: CardIn) -> dict[str, Any]:
+        out: dict[str, Any] = {"set": card.set_code, "number": card.number}
+        for lang, name, text in card.foreign:
+            out[lang] = {"name": name, **({"text": text} if text else {})}
+        return out
+
+    @staticmethod
+    def _names(gathered: _Card) -> dict[str, str]:
+        """A card's names in the other languages: those of its newest printing that has them."""
+        names: dict[str, str] = {}
+        for card, _ in reversed(gathered.printings):
+            for lang, name, _text in card.foreign:
+                names.setdefault(lang, name)
+        return dict(sorted(names.items()))
+
+    # ------------------------------------------------------------------ rulings
+    def rulings(self) -> None:
+        # (date, folded text) -> the first text, its set and the cards that have it (typography
+        # aside: "can't" and "can’t" are one ruling)
+        shared: dict[tuple[str, str], tuple[str, SetFile, dict[str, None]]] = {}
+        for set_file in self.ordered:
+            for card in set_file.cards:
+                for date, text in card.rulings:
+                    _text, _first, holders = shared.setdefault((date, fold(text)), (text, set_file, {}))
+                    holders.setdefault(card.oracle_id, None)
+        titles = mechanics(self.kb)
+        # an existing ruling is the one with the same date and English text; else (a ruling
+        # entered by hand with another date) the one with the same text that no other takes
+        exact: dict[tuple[str, str], Any] = {}
+        loose: dict[str, Any] = {}
+        for ruling in self.kb.rulings:
+            english = ruling.unit.text(SOURCE_LANGUAGE)
+            if english is not None:
+                exact.setdefault((ruling.date, fold(english.text)), ruling)
+                loose.setdefault(fold(english.text), ruling)
+        taken = {exact[key].id for key in shared if key in exact}
+        ruling_ids = {r.id for r in self.kb.rulings}
+        new_files: dict[str, list[dict[str, Any]]] = {}
+        for (date, folded), (text, first_set, holders) in shared.items():
+            cids = sorted({self.card_id[oracle] for oracle in holders})
+            rules = self._rules(titles, [self.gathered[o] for o in holders], folded)
+            known = exact.get((date, folded))
+            if known is None and (candidate := loose.get(folded)) is not None and candidate.id not in taken:
+                known = candidate
+                taken.add(candidate.id)
+            if known is not None:
+                path = known.unit.pos.file
+                doc = self.tree.files[path]
+                item = next(item for item in doc["rulings"] if item.get("id") == known.id)
+                item["cards"] = (item.get("cards") or []) + [c for c in cids if c not in (item.get("cards") or [])]
+                missing = [r for r in rules if r not in known.rules]
+                if missing:
+                    item["rules"] = (item.get("rules") or []) + missing
+                if known.date != date:
+                    self.warnings.append(f"ruling {known.id}: dated {known.date} here and {date} in MTGJSON; kept")
+                self.tree.put(path, doc)
+                self.rulings_matched += 1
+                rules = list(known.rules) + missing
+            else:
+                rid = base = ruling_id(date, text)
+                n = 2
+                while rid in ruling_ids:
+                    rid, n = f"{base}-{n}", n + 1
+                ruling_ids.add(rid)
+                item = {"id": rid, "date": date, "cards": cids}
+                if rules:
+                    item["rules"] = rules
+                item["text"] = {SOURCE_LANGUAGE: [{"text": text, "source": first_set.source, "status": "official"}]}
+                new_files.setdefault(f"{RULINGS_DIR}/{initial(self.card_name[cids[0]])}.yaml", []).append(item)
+                self.rulings_new += 1
+            if not rules:
+                self.cards_only += 1
+            for rule in rules:
+                self.per_rule[rule] = self.per_rule.get(rule, 0) + 1
+        for path, items in sorted(new_files.items()):
+            doc = self.tree.files.get(path)
+            if not (isinstance(doc, dict) and isinstance(doc.get("rulings"), list) and "mechanic" not in doc):
+                doc = {"rulings": []}
+            doc["rulings"] = sorted(doc["rulings"] + items, key=lambda item: str(item.get("id")))
+            self.tree.put(path, doc)
+
+    @staticmethod
+    def _rules(titles: dict[str, str], cards: list[_Card], folded: str) -> list[str]:
+        """The rules a ruling's text is about: keywords of its cards that are rule titles and that
+        it mentions, the one most of its cards have first (then the one it mentions first)."""
+        having: dict[str, int] = {}
+        for card in cards:
+            for keyword in card.keywords:
+                having[fold(keyword)] = having.get(fold(keyword), 0) + 1
+        found = sorted((-n, pos, titles[k]) for k, n in having.items()
+                       if k in titles and (pos := _mentions(k, folded)) is not None)
+        out: list[str] = []
+        for _n, _pos, rule in found:
+            if rule not in out:
+                out.append(rule)
+        return out

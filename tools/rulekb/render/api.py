@@ -80,8 +80,9 @@ def rule_json(c: Lang, rule: Rule) -> dict[str, Any]:
 
 
 def ruling_json(c: Lang, ruling: Ruling) -> dict[str, Any]:
+    place = c.shared.places[ruling.unit.id]
     return dict(text_object(c, ruling.unit), id=ruling.id, date=ruling.date, mechanic=ruling.mechanic,
-                cards=list(ruling.cards), page=_page(c.lang, paths.rule_page(ruling.mechanic), ruling.id))
+                cards=list(ruling.cards), page=_page(c.lang, place.page, ruling.id))
 
 
 def card_json(c: Lang, card: Card) -> dict[str, Any]:

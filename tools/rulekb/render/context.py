@@ -70,13 +70,17 @@ def unit_anchor(rule: Rule, unit: Unit) -> str:
 
 
 def places(kb: KnowledgeBase) -> dict[str, Place]:
-    """unit id -> its place; a ruling is shown on the page of its mechanic's rule."""
+    """unit id -> its place; a ruling is shown on the page of its (first) rule, a ruling of
+    cards only on its first card's page."""
     out: dict[str, Place] = {}
     for rule in kb.rules:
         for unit in rule.units:
             out[unit.id] = Place(paths.rule_page(rule.id), unit_anchor(rule, unit), unit.label, rule.id)
     for ruling in kb.rulings:
-        out[ruling.unit.id] = Place(paths.rule_page(ruling.mechanic), ruling.id, ruling.unit.label, ruling.mechanic)
+        if ruling.mechanic is not None:
+            out[ruling.unit.id] = Place(paths.rule_page(ruling.mechanic), ruling.id, ruling.unit.label, ruling.mechanic)
+        elif ruling.cards:
+            out[ruling.unit.id] = Place(paths.card_page(ruling.cards[0]), ruling.id, ruling.unit.label, "")
     return out
 
 
@@ -113,7 +117,8 @@ class Shared:
         by_mechanic: dict[str, list[Ruling]] = {}
         by_card: dict[str, list[Ruling]] = {}
         for ruling in kb.rulings:
-            by_mechanic.setdefault(ruling.mechanic, []).append(ruling)
+            for rule_id in ruling.rules:
+                by_mechanic.setdefault(rule_id, []).append(ruling)
             for card in ruling.cards:
                 by_card.setdefault(card, []).append(ruling)
         order = lambda rs: tuple(sorted(rs, key=lambda r: (r.date, r.id)))  # noqa: E731

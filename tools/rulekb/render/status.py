@@ -91,7 +91,7 @@ def _unit_href(ix: Index, entry_id: str) -> str:
     ruling = ix.ruling_of(entry_id)
     if ruling is not None and ruling.cards:
         return paths.card_page(ruling.cards[0])
-    if ruling is not None:
+    if ruling is not None and ruling.mechanic is not None:
         return paths.rule_page(ruling.mechanic)
     return ""
 

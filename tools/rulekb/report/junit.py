@@ -48,7 +48,7 @@ def to_junit(result: CheckResult, kb: KnowledgeBase) -> str:
             findings = by_case.get((lang, unit.id), [])
             tests += 1
             owner = ix.kb.owner(unit.id)
-            group = owner.id if isinstance(owner, Rule) else "rulings." + owner.mechanic  # type: ignore[union-attr]
+            group = owner.id if isinstance(owner, Rule) else "rulings." + (owner.mechanic or "cards")  # type: ignore[union-attr]
             variant = unit.text(lang)
             pos = variant.pos if variant else unit.pos
             case = ET.SubElement(suite, "testcase", {"classname": f"rulekb.{lang}.{group}",
