@@ -32,7 +32,7 @@ from typing import Sequence
 from .. import __version__
 from ..diagnostics import DataError
 from ..exitcodes import Exit
-from . import build, changes, check, diff, hash, importing, lang, po, show, validate
+from . import build, card, changes, check, diff, hash, importing, lang, po, show, validate
 from .common import Command, Failure
 
 __all__ = ["COMMANDS", "Command", "Failure", "main", "parser"]
@@ -40,6 +40,7 @@ __all__ = ["COMMANDS", "Command", "Failure", "main", "parser"]
 COMMANDS: tuple[Command, ...] = (
     validate.COMMAND,
     show.COMMAND,
+    card.COMMAND,
     diff.COMMAND,
     changes.COMMAND,
     hash.COMMAND,
