@@ -10,9 +10,10 @@ JSON API under ``api/``), all as {relative path: text}. Writing them and running
 Modules: `paths` (where pages live, relative links), `templating` (the Jinja2 environment of
 the page templates, ``templates/pages/``), `markup` (the Markdown frame: blocks), `text` (a text
 with its links; which language a page shows), `context` (per-language rendering context; what
-a unit's block shows), `rules`, `versions`, `cards`, `glossary` (what each page shows),
+a unit's block shows), `rules`, `versions`, `cards`, `glossary`, `changes` (what each page shows),
 `content` (hand-written pages for every language), `status` (translation status, from the
-QA's result), `api` (JSON), `root` (language picker). The render modules prepare typed values;
+QA's result), `api` (JSON), `root` (language picker), `numbers` (the rule numbers as URLs,
+``<lang>/n/``: site-root files, beside mkdocs). The render modules prepare typed values;
 the templates give the pages their shape and escape every value (autoescape: the one escape).
 """
 
@@ -21,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
 
+from ..changes import ReleaseChanges
 from ..diagnostics import DataError, Problem
 from ..i18n import UI, N_
 from ..link import LinkedKB
@@ -30,8 +32,10 @@ from .api import api_files, api_root
 from .cards import card_index, card_page
 from .content import localise_content
 from .context import Lang, Shared
+from .changes import INDEX as CHANGES_INDEX, all_changes, changes_pages
 from .glossary import glossary_page
 from .markup import checked
+from .numbers import number_holders, number_pages
 from .root import root_index
 from .rules import has_parallel_view, keyword_index, parallel_page, rule_index, rule_page
 
@@ -42,13 +46,13 @@ __all__ = ["RenderedSite", "render_site", "render_pages", "paths"]
 class RenderedSite:
     docs: Mapping[str, Mapping[str, str]]              # lang -> {docs path: Markdown}
     nav: Mapping[str, tuple[tuple[str, str], ...]]     # lang -> ((title, docs path), ...)
-    files: Mapping[str, str]                           # site-root files: index.html, api/...
+    files: Mapping[str, str]                           # site-root files: index.html, api/..., <lang>/n/...
     generated: Mapping[str, frozenset[str]]            # lang -> the docs paths rendered here (not content/)
 
 
-def render_pages(c: Lang) -> dict[str, str]:
+def render_pages(c: Lang, changes: tuple[ReleaseChanges, ...] = ()) -> dict[str, str]:
     """Generated pages of one language (the status page is added by `render_site` when the QA
-    has made it)."""
+    has made it); `changes`: what changed in each imported release (`changes.all_changes`)."""
     kb = c.shared.linked.kb
     docs: dict[str, str] = {}
     for rule in kb.rules:
@@ -61,6 +65,7 @@ def render_pages(c: Lang) -> dict[str, str]:
     docs[paths.CARD_INDEX] = checked(card_index(c))
     docs[paths.KEYWORDS] = checked(keyword_index(c))
     docs[paths.GLOSSARY] = checked(glossary_page(c))
+    docs.update({path: checked(page) for path, page in changes_pages(c, changes).items()})
     return docs
 
 
@@ -70,6 +75,7 @@ NAV = (  # (UI string, page): the short navigation of every page; rule and card 
     (N_("Keyword index"), paths.KEYWORDS),
     (N_("Cards"), paths.CARD_INDEX),
     (N_("Glossary"), paths.GLOSSARY),
+    (N_("Changes"), CHANGES_INDEX),
     (N_("Translation status"), paths.STATUS),
     (N_("JSON API"), paths.API_PAGE),
     (N_("About"), paths.ABOUT),
@@ -93,10 +99,15 @@ def render_site(linked: LinkedKB, uis: Mapping[str, UI], *, termbase=None,
         hand = localise_content(content or {}, languages, uis)
         files: dict[str, str] = {"index.html": root_index(kb, uis), f"{paths.API_FOLDER}/index.json": api_root(kb)}
         contexts = {lang: Lang(shared, uis[lang]) for lang in (only or languages)}
-        rendered = {lang: render_pages(c) for lang, c in contexts.items()}
+        changes = all_changes(kb)
+        rendered = {lang: render_pages(c, changes) for lang, c in contexts.items()}
     with maybe(clock, Part.API):
         for c in contexts.values():
             files.update(api_files(c))
+    with maybe(clock, Part.NUMBERS):
+        holders = number_holders(kb)
+        for c in contexts.values():
+            files.update(number_pages(c, holders))
     statuses = (status() if callable(status) else status) or {}
     docs: dict[str, dict[str, str]] = {}
     generated_paths: dict[str, frozenset[str]] = {}
@@ -111,7 +122,7 @@ def render_site(linked: LinkedKB, uis: Mapping[str, UI], *, termbase=None,
                 origin = next(l for l in (lang, *languages, *sorted(content or {})) if path in (content or {}).get(l, {}))
                 problems.append(Problem(f"content/{origin}/{path}", 1, 1, f"the hand-written page {path} has the path of a generated page",
                                         "rename or move the hand-written page; generated: rules/, parallel/, cards/, "
-                                        "keywords.md, glossary.md, status.md"))
+                                        "changes/, keywords.md, glossary.md, status.md"))
             pages = {**hand[lang], **generated}
             docs[lang] = dict(sorted(pages.items()))
             generated_paths[lang] = frozenset(generated)
