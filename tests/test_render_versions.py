@@ -144,3 +144,31 @@ def test_a_moved_text_links_both_rules_in_every_language(four):
                                       "page": "en/rules/some-effects-put-tokens-onto-the.html"},
                              "to": {"rule": "a-token-is-subject-to-anything-that", "number": "111.6", "since": "2026-01-16",
                                     "page": "en/rules/a-token-is-subject-to-anything-that.html"}}]
+
+
+def test_a_unit_with_thirty_versions_gets_thirty_diffs_not_every_pair():
+    from rulekb.models import Pos, Status, Variant
+    from rulekb.render.versions import comparisons
+    versions = [((f"{2000 + n}-01-01",), Variant(f"text {n}", "cr", Status.OFFICIAL, n == 29, Pos("f", n)))
+                for n in range(30)]
+    pairs = comparisons(versions, versions[-1][1])
+    assert pairs == [(n, n + 1) for n in range(29)] + [(0, 29)]
+
+
+def test_typography_alone_is_folded_marked_and_after_the_changes_of_meaning(four):
+    """101.4a (the four official releases): 2011 -> 2018 changed only an apostrophe, 2018 -> 2026
+    its words."""
+    from rulekb.render.versions import typography_only
+    page = four.docs["en"]["rules/if-multiple-players-would-make-choices.md"]
+    block = section(page)
+    unit = block[block.index('id="versions-a"'):]
+    unit = unit[:unit.index("</details></details>") if "</details></details>" in unit else len(unit)]
+    assert "<strong>Version 2</strong>: January 19, 2018 <em>(typography only)</em>" in unit
+    assert "<strong>Version 3</strong>: January 16, 2026 <em>(the text on this page)</em>" in unit
+    folded = unit.index('<details class="rulekb-diff-span"><summary class="rulekb-diff-head">From version 1 to '
+                        'version 2 (typography only)</summary>')
+    meaning = unit.index('<p class="rulekb-diff-head">From version 2 to version 3</p>')
+    assert meaning < folded                     # the change of meaning first, open
+    assert typography_only("player's hand", "player’s  hand") and not typography_only("his or her", "their")
+    german = section(four.docs["de"]["rules/if-multiple-players-would-make-choices.md"])
+    assert "(nur Typografie)" in german

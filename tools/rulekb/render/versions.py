@@ -1,8 +1,10 @@
 """The "Versions" section of a rule page (render stage): for every unit of the rule with two or
-more distinct English versions, the releases (or source) of each version and word-level diffs
-between any two of its releases: each release against the next, shown open, and every wider
-span (version 1 to 3, 1 to 4, 2 to 4 …) folded beneath them; each English text known only from
-its source (e.g. an older wording quoted by a seed) against the text shown on the page.
+more distinct English versions, the releases (or source) of each version and word-level diffs:
+each release against the next — the changes of meaning shown open and first, those of
+typography alone (quotes, dashes, apostrophes, spaces) folded after them and marked as such,
+their versions marked too — and, with three or more, the oldest against the newest, folded;
+each English text known only from its source (e.g. an older wording quoted by a seed) against
+the text shown on the page. The diffs grow with the versions, not with their pairs.
 
 No script: the diffs are made here, once per pair of distinct texts (a text unchanged over
 several releases is one version), and only for the texts that changed — a rule whose texts
@@ -20,7 +22,7 @@ from markupsafe import Markup, escape
 
 from ..worddiff import word_diff
 from ..releases import english_versions
-from ..models import SOURCE_LANGUAGE, Rule, Unit, Variant
+from ..models import SOURCE_LANGUAGE, Rule, Unit, Variant, normalise
 from .context import Lang
 
 _TAG = {"delete": "del", "insert": "ins"}
@@ -41,12 +43,14 @@ def unit_versions(unit: Unit) -> list[tuple[tuple[str, ...], Variant]]:
 
 
 def comparisons(versions: list[tuple[tuple[str, ...], Variant]], shown: Variant | None) -> list[tuple[int, int]]:
-    """The pairs of versions (indexes) whose diff is shown: consecutive releases, then every wider
-    span of releases (older first); each text known only from its source against the text on
-    the page (or, when it is that text, the newest release against it)."""
+    """The pairs of versions (indexes) whose diff is shown: each release's version against the
+    next, then, with three or more, the oldest against the newest (never every pair: a rule
+    with 30 versions gets 30 diffs, not 435); each text known only from its source against the
+    text on the page (or, when it is that text, the newest release against it)."""
     released = [i for i, (releases, _v) in enumerate(versions) if releases]
     pairs = list(zip(released, released[1:]))
-    pairs += [(old, new) for k, old in enumerate(released) for new in released[k + 2:]]
+    if len(released) >= 3:
+        pairs.append((released[0], released[-1]))
     page = next((i for i, (_r, v) in enumerate(versions) if v is shown or (shown is not None and v.text == shown.text)),
                 None)
     for i, (releases, _v) in enumerate(versions):
@@ -57,6 +61,12 @@ def comparisons(versions: list[tuple[tuple[str, ...], Variant]], shown: Variant 
         elif i == page and released:
             pairs.append((released[-1], i))
     return pairs
+
+
+def typography_only(old: str, new: str) -> bool:
+    """Whether two texts differ only in quotes, dashes, apostrophes or spaces (`models.normalise`,
+    the form the translations' hashes are taken of)."""
+    return normalise(old) == normalise(new)
 
 
 @lru_cache(maxsize=16384)
@@ -76,14 +86,16 @@ class Version:
     releases: tuple[str, ...]   # empty: known only from its source
     source: str                 # the title of its source
     shown: bool                 # the text on the page
+    typography: bool = False    # differs from the release's version before it only in typography
 
 
 @dataclass(frozen=True)
 class Diff:
     old: int                    # version numbers, from 1
     new: int
-    folded: bool                # a span wider than one release to the next
+    folded: bool                # a span wider than one release to the next, or typography alone
     html: Markup
+    typography: bool = False    # one release to the next, in typography alone
 
 
 @dataclass(frozen=True)
@@ -106,11 +118,24 @@ def versions_of(c: Lang, rule: Rule) -> tuple[VersionsOfUnit, ...]:
 
 
 def _of_unit(c: Lang, unit: Unit, versions: list[tuple[tuple[str, ...], Variant]]) -> VersionsOfUnit:
+    """The versions of a unit and their diffs: the changes of meaning from one release to the
+    next first (open), then those of typography alone (folded, marked), then the wider span and
+    the texts known from their sources."""
     shown = unit.text(SOURCE_LANGUAGE)
-    listed = tuple(Version(releases, c.source_title(variant.source), shown is not None and variant.text == shown.text)
-                   for releases, variant in versions)
     released = [i for i, (releases, _v) in enumerate(versions) if releases]
-    diffs = tuple(Diff(i + 1, j + 1, i in released and j in released and released.index(j) - released.index(i) > 1,
-                       diff_html(versions[i][1].text, versions[j][1].text))
-                  for i, j in comparisons(versions, shown))
-    return VersionsOfUnit(unit.id.rsplit(".", 1)[1], c.unit_name(unit, short=True), listed, diffs)
+    retypeset = {new for old, new in zip(released, released[1:])
+                 if typography_only(versions[old][1].text, versions[new][1].text)}
+    listed = tuple(Version(releases, c.source_title(variant.source), shown is not None and variant.text == shown.text,
+                           i in retypeset)
+                   for i, (releases, variant) in enumerate(versions))
+    diffs: list[tuple[int, Diff]] = []
+    for i, j in comparisons(versions, shown):
+        step = i in released and j in released and released.index(j) - released.index(i) == 1
+        typography = step and j in retypeset
+        wide = i in released and j in released and not step
+        group = 1 if typography else (0 if step else 2)   # meaning, typography alone, the rest
+        diffs.append((group, Diff(i + 1, j + 1, wide or typography,
+                                  diff_html(versions[i][1].text, versions[j][1].text), typography)))
+    diffs.sort(key=lambda gd: gd[0])   # stable: each group in its order
+    return VersionsOfUnit(unit.id.rsplit(".", 1)[1], c.unit_name(unit, short=True), listed,
+                          tuple(d for _g, d in diffs))
