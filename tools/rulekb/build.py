@@ -68,11 +68,16 @@ Busy = sitefolder.Busy   # another build holds the lock of the site or build fol
 
 @dataclass
 class Progress:
-    out: TextIO | None = None   # None: the sys.stdout of the moment
+    """Where the build's progress lines go: the stream the caller gives (the build command:
+    standard output), or nowhere (None: a library call prints nothing)."""
+
+    out: TextIO | None = None
     started: float = field(default_factory=time.monotonic)
 
     def say(self, text: str) -> None:
-        print(text, file=self.out or sys.stdout, flush=True)
+        if self.out is not None:
+            self.out.write(text + "\n")
+            self.out.flush()
 
     def elapsed(self) -> float:
         return time.monotonic() - self.started
@@ -597,7 +602,8 @@ def build_site(root: Path, site_dir: Path, *, work: Path | None = None, language
                after_render: Callable[[Prepared], None] | None = None) -> BuildResult:
     """Build the site into `site_dir` (atomically). `work` is the build folder (default
     ``<root>/build``); `languages` limits the build to some languages (for tests and
-    `serve`); `after_render` is called with the rendered site before mkdocs runs.
+    `serve`); `after_render` is called with the rendered site before mkdocs runs; `out`
+    receives the progress lines (none when None).
 
     One build at a time per site and build folder: `Busy` when another holds their lock.
     Raises DataError for bad data and WriteError (a DataError) for a file that cannot be
