@@ -12,9 +12,10 @@ a translation that is the English text itself.
 
 from __future__ import annotations
 
-import difflib
 from collections import Counter, defaultdict
 from typing import Iterator
+
+import cydifflib
 
 from ..models import SOURCE_LANGUAGE, Severity, Status, normalise
 from . import Check, Context, Issue, Text
@@ -31,7 +32,7 @@ def _trigrams(words: list[str]) -> set[tuple[str, ...]]:
 
 
 def similarity(a: str, b: str) -> float:
-    return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
+    return cydifflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
 
 
 def _english_similarity(a: Text, b: Text) -> float | None:
@@ -65,7 +66,7 @@ def near_duplicate(ctx: Context) -> Iterator[Issue]:
             (a, na, ga), (b, nb, gb) = texts[i], texts[j]
             if a.unit.id == b.unit.id or n < MIN_SHARED * min(len(ga), len(gb)):
                 continue
-            matcher = difflib.SequenceMatcher(None, na, nb, autojunk=False)
+            matcher = cydifflib.SequenceMatcher(None, na, nb, autojunk=False)
             if matcher.real_quick_ratio() < THRESHOLD or matcher.quick_ratio() < THRESHOLD:
                 continue
             ratio = matcher.ratio()

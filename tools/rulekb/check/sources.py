@@ -5,12 +5,18 @@ older English wording quoted by another seed). `sources.disagree` reports transl
 variants differ, with their similarity and the terms they render differently, so that a
 translator settles on one; `sources.english-variant` notes English variants that differ (the
 older wording is kept on purpose, for staleness: informational).
+
+The similarity is difflib's ratio, computed by cydifflib (the same algorithm compiled, the same
+numbers): with all 110 rules releases a rule keeps up to ~100 English texts, 9,300 pairs of up
+to 2,800 letters, and difflib's letter-by-letter matching took 475 s of the 510 s of `rulekb
+check`; cydifflib takes 11 s for them.
 """
 
 from __future__ import annotations
 
-import difflib
 from typing import Iterator
+
+import cydifflib
 
 from ..models import SOURCE_LANGUAGE, Severity, normalise
 from . import Check, Context, Issue, Text
@@ -43,8 +49,12 @@ def _variants(ctx: Context, langs) -> Iterator[tuple[Text, Text, float]]:
         by_unit.setdefault((t.unit.id, t.lang), []).append(t)
     for texts in by_unit.values():
         canonical = texts[0]
+        first = normalise(canonical.text)
         for other in texts[1:]:
-            ratio = difflib.SequenceMatcher(None, normalise(canonical.text), normalise(other.text), autojunk=False).ratio()
+            second = normalise(other.text)
+            if second == first:   # ratio 1.0, and difflib would still compare every letter with every other
+                continue
+            ratio = cydifflib.SequenceMatcher(None, first, second, autojunk=False).ratio()
             if ratio < SAME:
                 yield canonical, other, ratio
 

@@ -9,8 +9,9 @@ so that a translator sees what changed.
 
 from __future__ import annotations
 
-import difflib
 from typing import Iterator
+
+import cydifflib
 
 from ..models import SOURCE_LANGUAGE, Severity, Unit, Variant, english_hash, normalise
 from . import Check, Context, Issue
@@ -31,7 +32,7 @@ def changes(old: str, new: str, limit: int = 3) -> str:
     """What changed between two texts, word by word, typography aside: "added 'with retrace' after 'card'"."""
     a, b = normalise(old).split(), normalise(new).split()
     out = []
-    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+    for op, i1, i2, j1, j2 in cydifflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
         if op == "equal":
             continue
         before, after = " ".join(a[i1:i2]), " ".join(b[j1:j2])
