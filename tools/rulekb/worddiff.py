@@ -14,13 +14,17 @@ The site calls it per unit and pair of releases::
     from rulekb.releases import english_at, english_versions
     ops = word_diff(english_at(unit, "2009-07-11").text, english_at(unit, "2026-01-16").text)
     # render: equal -> text, delete -> <del>text</del>, insert -> <ins>text</ins> (escaped)
+
+The matching is difflib's SequenceMatcher as compiled by cydifflib (the same operations): the
+rule pages of all 110 releases take 59,790 diffs, whose matching cost 25 s in difflib, ~3 s here.
 """
 
 from __future__ import annotations
 
-import difflib
 import re
 from typing import Literal
+
+import cydifflib
 
 Op = Literal["equal", "delete", "insert"]
 
@@ -38,7 +42,7 @@ def tokens(text: str) -> list[str]:
 def word_diff(old: str, new: str) -> tuple[tuple[Op, str], ...]:
     """The word-level difference from `old` to `new` as (operation, text) pairs."""
     a, b = tokens(old), tokens(new)
-    matcher = difflib.SequenceMatcher(None, [_key(t) for t in a], [_key(t) for t in b], autojunk=False)
+    matcher = cydifflib.SequenceMatcher(None, [_key(t) for t in a], [_key(t) for t in b], autojunk=False)
     ops: list[tuple[Op, str]] = []
 
     def add(op: Op, text: str) -> None:
