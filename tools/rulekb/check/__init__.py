@@ -20,236 +20,19 @@ each registry entry records.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass
 from operator import itemgetter
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from ..diagnostics import DataError, Problem, did_you_mean
-from ..models import (SOURCE_LANGUAGE, Finding, KnowledgeBase, Rule, Ruling, Severity, Unit, Variant,
-                      english_hash)
-from ..refs import Reference, find_references
-from ..termbase import Termbase, TermMatch, load_termbase
+from ..models import Finding, KnowledgeBase, Severity
+from ..termbase import Termbase, load_termbase
 from .. import parallel
-
-
-# ------------------------------------------------------------------ what a check sees
-
-
-@dataclass(frozen=True)
-class Text:
-    """One text of one unit in one language (the canonical variant unless `index` > 0),
-    with what the checks need to know about it."""
-
-    unit: Unit
-    lang: str
-    index: int
-    variant: Variant
-    rule: Rule | None        # the rule the unit belongs to (None for rulings)
-    ruling: Ruling | None    # the ruling, for ruling units
-    release: str | None      # the rules release (date) the text belongs to
-
-    @property
-    def text(self) -> str:
-        return self.variant.text
-
-    @property
-    def english(self) -> Variant | None:
-        return self.unit.text(SOURCE_LANGUAGE)
-
-    @property
-    def label(self) -> str:
-        return self.unit.label
-
-    @property
-    def group(self) -> str:
-        """The rule id, or for a ruling its mechanic: the row of the coverage matrix."""
-        if self.rule is not None:
-            return self.rule.id
-        return (self.ruling.mechanic or "") if self.ruling else ""
-
-
-@dataclass(frozen=True)
-class Issue:
-    """What a check found: where (language, unit, file, line), what, and what to do."""
-
-    lang: str
-    entry: str
-    file: str
-    line: int
-    message: str
-    suggestion: str
-
-    @classmethod
-    def at(cls, text: Text, message: str, suggestion: str) -> "Issue":
-        return cls(text.lang, text.unit.id, text.variant.pos.file, text.variant.pos.line, message, suggestion)
-
-    @classmethod
-    def on_unit(cls, unit: Unit, lang: str, message: str, suggestion: str) -> "Issue":
-        return cls(lang, unit.id, unit.pos.file, unit.pos.line, message, suggestion)
-
-
-class Context:
-    """The knowledge base, the termbase and per-text caches shared by all checks of one run."""
-
-    def __init__(self, kb: KnowledgeBase, termbase: Termbase):
-        self.kb = kb
-        self.termbase = termbase
-        self.languages: tuple[str, ...] = kb.language_codes
-        self.targets: tuple[str, ...] = kb.target_languages
-        # (Rule.units is a property that builds the tuple: once per rule here)
-        self._rule_units: dict[str, tuple[Unit, ...]] = {rule.id: rule.units for rule in kb.rules}
-        self.units: tuple[Unit, ...] = (tuple(u for units in self._rule_units.values() for u in units)
-                                        + tuple(ruling.unit for ruling in kb.rulings))  # as kb.units() lists them
-        self._all: list[Text] = []
-        for unit in self.units:
-            rule, ruling = self.owner(unit)
-            release = rule.release if rule else ruling.date if ruling else None
-            for lang in self.languages:
-                for i, variant in enumerate(unit.variants.get(lang, ())):
-                    self._all.append(Text(unit, lang, i, variant, rule, ruling, release))
-        self._canonical: tuple[Text, ...] = tuple(t for t in self._all if t.index == 0)
-        self._selections: dict[tuple[object, bool], tuple[Text, ...]] = {}
-        self._names = {lang.code: lang.english_name for lang in reversed(kb.languages)}
-        self._terms: dict[tuple[str, str, int], tuple[TermMatch, ...]] = {}
-        self.selected: frozenset[str] = frozenset()  # the codes of the checks that run
-        self.cache: dict[tuple[str, ...], object] = {}  # per-run caches of the family modules
-
-    def owner(self, unit: Unit) -> tuple[Rule | None, Ruling | None]:
-        """The rule or the ruling that holds `unit` (`KnowledgeBase.owner`), as (rule, None) or (None, ruling)."""
-        found = self.kb.owner(unit.id)
-        return (found, None) if isinstance(found, Rule) else (None, found)
-
-    def texts(self, langs: Sequence[str] | None = None, *, variants: bool = False) -> Iterator[Text]:
-        """Canonical texts (every variant with `variants`), of `langs` (default: all), in KB order."""
-        if langs is None and not variants:
-            return iter(self._canonical)
-        key = (langs if langs is None or isinstance(langs, str) else tuple(langs), variants)
-        found = self._selections.get(key)
-        if found is None:
-            found = tuple(t for t in (self._all if variants else self._canonical) if langs is None or t.lang in langs)
-            self._selections[key] = found
-        return iter(found)
-
-    def translations(self) -> Iterator[tuple[Text, Variant]]:
-        """Canonical translations that have an English text, with that English."""
-        for t in self.texts(self.targets):
-            english = t.english
-            if english is not None:
-                yield t, english
-
-    def english_text(self, t: Text) -> Text | None:
-        english = t.english
-        if english is None:
-            return None
-        rule, ruling = self.owner(t.unit)
-        return Text(t.unit, SOURCE_LANGUAGE, 0, english, rule, ruling, t.release)
-
-    def terms(self, t: Text) -> tuple[TermMatch, ...]:
-        key = (t.unit.id, t.lang, t.index)
-        found = self._terms.get(key)
-        if found is None:
-            found = self.termbase.find_terms(t.text, t.lang)
-            self._terms[key] = found
-        return found
-
-    def refs(self, t: Text) -> tuple[Reference, ...]:
-        """The rule references of a text (cached: several families read them). A reference
-        holds a section number (three digits): the many texts without one are not parsed."""
-        key = ("refs", t.unit.id, t.lang, str(t.index))
-        found = self.cache.get(key)
-        if found is None:
-            found = find_references(t.text) if _SECTION_DIGITS.search(t.text) else ()
-            self.cache[key] = found
-        return found  # type: ignore[return-value]
-
-    def english_hash(self, unit: Unit) -> str | None:
-        """english_hash() of the unit's canonical English (cached), None without English."""
-        key = ("hash", unit.id)
-        if key not in self.cache:
-            english = unit.text(SOURCE_LANGUAGE)
-            self.cache[key] = english_hash(english.text) if english else None
-        return self.cache[key]  # type: ignore[return-value]
-
-    def translated_in(self, rule: Rule, lang: str) -> int:
-        """How many units of `rule` have a text in `lang`."""
-        key = ("translated", rule.id, lang)
-        found = self.cache.get(key)
-        if found is None:
-            units = self._rule_units.get(rule.id)
-            found = sum(1 for u in (rule.units if units is None else units) if lang in u.variants)
-            self.cache[key] = found
-        return found  # type: ignore[return-value]
-
-    def language_name(self, code: str) -> str:
-        return self._names.get(code, code)
-
-
-# Every rule reference holds a section number: three digits, the first not 0 (refs._RULE_NUMBER).
-_SECTION_DIGITS = re.compile(r"[1-9][0-9][0-9]")
-
-
-def quote(text: str, start: int = 0, end: int | None = None, width: int = 30) -> str:
-    """The fragment text[start:end] with a little context, for a message: '… eine Länderkarte ab …'."""
-    end = len(text) if end is None else end
-    left = max(0, start - width)
-    right = min(len(text), end + width)
-    if left > 0:
-        space = text.find(" ", left, start)
-        left = space + 1 if space != -1 else left
-    if right < len(text):
-        space = text.rfind(" ", end, right)
-        right = space if space != -1 else right
-    frag = text[left:right].strip()
-    return ("…" if left > 0 else "") + frag + ("…" if right < len(text) else "")
-
-
-# ------------------------------------------------------------------ registry
-
-
-CheckFunction = Callable[[Context], Iterable[Issue]]
-
-
-@dataclass(frozen=True)
-class Shared:
-    """Data of a run that several checks read (cached in the `Context`): made once in each
-    process that runs one of those checks. `cost`: milliseconds on the whole rules, like a
-    check's; `needs`: the shared data it is made from."""
-    name: str
-    cost: float
-    needs: tuple["Shared", ...] = ()
-
-    def closure(self) -> frozenset["Shared"]:
-        return frozenset({self}).union(*(n.closure() for n in self.needs))
-
-
-# Costs measured with benchmarks/check_costs.py on the bench dataset (the whole rules); only their
-# ratios matter: they balance the checks over the processes of a run (`plan`).
-TERMS = Shared("the termbase's terms found in every text (Context.terms)", 170)
-REFS = Shared("the rule references of every text (Context.refs)", 65)
-MODEL = Shared("the language model, loaded (rulekb.langid, numpy's import)", 370)
-VERDICTS = Shared("the language of every sentence the pre-screen leaves (language._judge_all)", 250, (REFS, MODEL))
-
-
-@dataclass(frozen=True)
-class Check:
-    """A registered check: a pure function of the run's `Context` (the knowledge base, the
-    termbase, the selected checks) yielding `Issue`s, with what it costs to run."""
-    code: str            # "<family>.<name>", stable: waivers and CI scripts name it
-    title: str
-    severity: Severity
-    run: CheckFunction
-    cost: float = 1.0                  # milliseconds on the whole rules, the shared data made (see TERMS)
-    needs: tuple[Shared, ...] = ()     # the shared data it reads
-
-    @property
-    def family(self) -> str:
-        return self.code.split(".", 1)[0]
-
-    def shared(self) -> frozenset[Shared]:
-        return frozenset().union(*(n.closure() for n in self.needs))
+# The vocabulary of checks, re-exported: `from rulekb.check import Context, Text, Issue` keeps working.
+from .base import (MODEL, REFS, TERMS, VERDICTS, Check, CheckFunction, Context, Issue,  # noqa: F401
+                   Shared, Text, Waived, quote)
 
 
 def _registry() -> tuple[Check, ...]:
@@ -315,13 +98,6 @@ def resolve_profile(name: str) -> tuple[str, ...]:
 
 # ------------------------------------------------------------------ running
 
-
-@dataclass(frozen=True)
-class Waived:
-    finding: Finding
-    reason: str
-    waiver_file: str
-    waiver_line: int
 
 
 @dataclass(frozen=True)
@@ -431,7 +207,7 @@ def run_checks(kb: KnowledgeBase, root: Path, *, profile: str = "full", langs: I
                                  did_you_mean(unknown[0], kb.language_codes) or
                                  f"use one of {', '.join(kb.language_codes)}")])
     termbase = termbase if termbase is not None else load_termbase(root, kb)
-    waivers = load_waivers(root, kb)
+    waivers = load_waivers(root, kb, tuple(c.code for c in all_checks()))
     ctx = Context(kb, termbase)
     selected = [c for c in all_checks() if c.code in codes and c.family != "waivers"]
     ctx.selected = frozenset(c.code for c in selected)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Iterator, Mapping
 
 from ..models import SOURCE_LANGUAGE, Severity
-from . import Check, Context, Issue
+from .base import Check, Context, Issue
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from typing import Iterator
 import cydifflib
 
 from ..models import SOURCE_LANGUAGE, Severity, Status, normalise
-from . import Check, Context, Issue, Text
+from .base import Check, Context, Issue, Text
 
 THRESHOLD = 0.9
 MIN_CHARS = 40

@@ -22,7 +22,7 @@ from typing import Iterator, Sequence
 
 from .. import langid
 from ..models import Severity
-from . import VERDICTS, Check, Context, Issue, Text
+from .base import VERDICTS, Check, Context, Issue, Text
 
 MIN_WORDS = 6
 MIN_PROBABILITY = 0.95  # of the other language, normalised over the knowledge base's languages

@@ -14,7 +14,7 @@ from typing import Iterator
 
 from ..models import Severity
 from ..refs import find_references
-from . import Check, Context, Issue
+from .base import Check, Context, Issue
 
 _TOKEN = re.compile(
     r"(?P<symbol>\{[^{}\s]{1,6}\})"

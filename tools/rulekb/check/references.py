@@ -17,7 +17,7 @@ from typing import Iterator
 
 from ..models import KnowledgeBase, Rule, Severity
 from ..refs import SUBRULE_LETTERS, parse_rule_number, sort_key
-from . import REFS, Check, Context, Issue, Text, quote
+from .base import REFS, Check, Context, Issue, Text, quote
 
 
 def _within(date: str, since: str | None, end: str | None) -> bool:

@@ -19,7 +19,7 @@ from typing import Iterator
 import cydifflib
 
 from ..models import SOURCE_LANGUAGE, Severity, normalise
-from . import Check, Context, Issue, Text
+from .base import Check, Context, Issue, Text
 from .staleness import changes
 
 SAME = 0.995  # variants this similar (after normalising typography) do not disagree

@@ -14,7 +14,7 @@ from typing import Iterator
 import cydifflib
 
 from ..models import SOURCE_LANGUAGE, Severity, Unit, Variant, english_hash, normalise
-from . import Check, Context, Issue
+from .base import Check, Context, Issue
 
 
 def is_stale(unit: Unit, variant: Variant) -> bool:

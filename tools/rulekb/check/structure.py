@@ -13,7 +13,7 @@ import re
 from typing import Iterator
 
 from ..models import SOURCE_LANGUAGE, Severity, UnitKind, english_hash
-from . import Check, Context, Issue, quote
+from .base import Check, Context, Issue, quote
 from .coverage import partly_translated
 
 # A translation's length in characters, relative to the English. German and French run

@@ -24,7 +24,7 @@ from typing import Iterator
 
 from ..models import SOURCE_LANGUAGE, Severity, UnitKind
 from ..termbase import Term, TermMatch
-from . import TERMS, VERDICTS, Check, Context, Issue, Text, quote
+from .base import TERMS, VERDICTS, Check, Context, Issue, Text, quote
 
 
 @dataclass(frozen=True)

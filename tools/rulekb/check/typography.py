@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from ..models import Severity, UnitKind
-from . import REFS, Check, Context, Issue, Text, quote
+from .base import REFS, Check, Context, Issue, Text, quote
 
 NBSP = "\u00a0\u202f"
 
