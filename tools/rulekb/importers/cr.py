@@ -362,34 +362,16 @@ def _effective(release: crtext.Release, effective: str | None, path: str) -> str
     return release.effective
 
 
-_new = object.__new__
-_set = object.__setattr__
-
-
 def to_node(data: Any, line: int = 1) -> Node:
-    """Plain data as positioned nodes, for validating what an import would write (built
-    without the per-field checks of the frozen nodes' __init__: tens of thousands of them)."""
+    """Plain data as positioned nodes, for validating what an import would write."""
     if type(data) is str:
-        node = _new(Scalar)
-        _set(node, "__dict__", {"value": data, "line": line, "column": 1, "quoted": True})
-        return node
+        return Scalar(data, line, 1, True)
     if isinstance(data, dict):
-        items = []
-        for k, v in data.items():
-            key = _new(Scalar)
-            _set(key, "__dict__", {"value": k, "line": line, "column": 1, "quoted": False})
-            items.append((key, to_node(v, line)))
-        node = _new(MapNode)
-        _set(node, "__dict__", {"items": tuple(items), "line": line, "column": 1})
-        return node
+        return MapNode(tuple((Scalar(k, line, 1, False), to_node(v, line)) for k, v in data.items()), line, 1)
     if isinstance(data, list):
-        node = _new(SeqNode)
-        _set(node, "__dict__", {"items": tuple([to_node(v, line) for v in data]), "line": line, "column": 1})
-        return node
-    node = _new(Scalar)
+        return SeqNode(tuple(to_node(v, line) for v in data), line, 1)
     value = ("true" if data else "false") if isinstance(data, bool) else str(data)
-    _set(node, "__dict__", {"value": value, "line": line, "column": 1, "quoted": not isinstance(data, bool)})
-    return node
+    return Scalar(value, line, 1, not isinstance(data, bool))
 
 
 class Merge:
