@@ -24,7 +24,8 @@ from .layout import CARDS_DIR, LANGUAGES_FILE, RULES_DIR, RULINGS_DIR, SOURCES_F
 from .load import SourceFile, parse_bytes, parse_text
 from .models import SOURCE_LANGUAGE, Card, Rule, Ruling
 from .schema import Context, read_project
-from .validate import cards_from, rules_from, rulings_from
+from .validate import rules_from
+from .validate_cards import cards_from, rulings_from
 
 _LIGATURES = (("æ", "ae"), ("œ", "oe"), ("ø", "o"), ("ð", "d"), ("þ", "th"), ("ł", "l"), ("đ", "d"))
 _ENTRY = re.compile(r"^( *)- id: ", re.M)

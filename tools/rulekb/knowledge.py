@@ -88,7 +88,7 @@ def load_linked(root: Path) -> LinkedKB:
 
 
 # The modules whose code makes a cache entry: a change to any of them is a new code version.
-_ENTRY_MODULES = ("cache", "diagnostics", "knowledge", "layout", "load", "models", "refs", "schema", "validate")
+_ENTRY_MODULES = ("cache", "diagnostics", "knowledge", "layout", "load", "models", "refs", "schema", "validate", "validate_cards")
 
 
 @functools.cache
