@@ -38,6 +38,7 @@ def arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> Exit:
     from ..check import run_checks
+    from ..check.cache import cached_result
     from ..files import make_folder, write_output
     from ..report import render
     from ..knowledge import load_knowledge_base
@@ -47,7 +48,9 @@ def run(args: argparse.Namespace) -> Exit:
     # on the whole rules the checks run in two processes (`run_checks`, `rulekb.parallel`), the
     # language model loading in the one that runs the language checks
     kb = load_knowledge_base(root)
-    result = run_checks(kb, root, profile=args.profile, langs=args.lang)
+    # nothing changed since the last run (same YAML, profile, languages, code): its result
+    result = cached_result(root, args.profile, args.lang,
+                           lambda: run_checks(kb, root, profile=args.profile, langs=args.lang))
     code = Exit(result.exit_code)
     summary = (f"{result.summary['findings']} findings ({result.summary['errors']} errors), "
                f"{len(result.waived)} waived; exit code {result.exit_code}")
