@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import re
@@ -31,6 +32,32 @@ def rules_digest(root: Path) -> dict[str, str]:
     """SHA-256 of every file under root/rules: compare two to prove that nothing changed."""
     return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
             for p in sorted((root / "rules").rglob("*")) if p.is_file()}
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+
+
+def golden(name: str, text: str) -> None:
+    """`text` is the golden file tests/golden/`name` (rewritten instead with RULEKB_UPDATE_GOLDEN=1)."""
+    path = GOLDEN / name
+    if os.environ.get("RULEKB_UPDATE_GOLDEN") == "1":
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8", newline="\n")
+    assert path.is_file(), f"{path} is missing: run the tests with RULEKB_UPDATE_GOLDEN=1 to create it"
+    assert text == path.read_text(encoding="utf-8"), f"{name} differs from its golden file (RULEKB_UPDATE_GOLDEN=1 updates it)"
+
+
+def disk_fills_at(monkeypatch: pytest.MonkeyPatch, flush: int) -> list[int]:
+    """Make the `flush`-th flush to the disk of rulekb.files fail as a full disk does (ENOSPC);
+    the list collects every flush. Tests run as root, which no read-only folder stops."""
+    from rulekb import files
+    synced: list[int] = []
+
+    def fills_up(fd: int) -> None:
+        synced.append(fd)
+        if len(synced) == flush:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    monkeypatch.setattr(files.os, "fsync", fills_up)
+    return synced
 
 
 @pytest.fixture

@@ -4,6 +4,8 @@ they are, '-' to standard output, OS errors as file + fix with no temporary file
 
 from __future__ import annotations
 
+from conftest import disk_fills_at
+
 import errno
 import os
 import stat
@@ -161,13 +163,7 @@ def test_write_all_renames_only_when_every_file_is_on_the_disk(tmp_path, monkeyp
         path.write_bytes(b"old\n")
     assert files.write_all([(paths[0], b"new\n"), (paths[1], b"old\n"), (paths[2], b"new\n")]) == (paths[0], paths[2])
     assert [p.read_bytes() for p in paths] == [b"new\n", b"old\n", b"new\n"]
-    synced: list[int] = []
-
-    def fills_up(fd: int) -> None:
-        synced.append(fd)
-        if len(synced) == 3:
-            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-    monkeypatch.setattr(files.os, "fsync", fills_up)
+    disk_fills_at(monkeypatch, 3)
     with pytest.raises(WriteError) as caught:
         files.write_all([(path, b"newer\n") for path in paths])
     assert caught.value.problems[0].file == str(paths[2])

@@ -3,6 +3,8 @@ bytes PyYAML writes with the data files' settings, and what it writes loads back
 
 from __future__ import annotations
 
+from conftest import disk_fills_at
+
 
 import pytest
 from hypothesis import given, settings
@@ -93,10 +95,6 @@ def test_a_full_disk_while_saving_changes_no_file(tmp_path, monkeypatch):
     """The disk fills while the last of three files (two of the tree, sources.yaml as its text)
     is written: none changes (an import is all or nothing), the error names the file and the
     fix, no temporary file stays."""
-    import errno
-    import os
-
-    from rulekb import files
     from rulekb.files import WriteError
     (tmp_path / "rules").mkdir()
     for name in ("a", "b"):
@@ -104,13 +102,7 @@ def test_a_full_disk_while_saving_changes_no_file(tmp_path, monkeypatch):
     tree = Tree.read(tmp_path, ("rules",))
     tree.files["rules/a.yaml"]["text"] = "new a"
     tree.files["rules/b.yaml"]["text"] = "new b"
-    synced: list[int] = []
-
-    def fills_up(fd: int) -> None:
-        synced.append(fd)
-        if len(synced) == 3:
-            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-    monkeypatch.setattr(files.os, "fsync", fills_up)
+    disk_fills_at(monkeypatch, 3)
     with pytest.raises(WriteError) as caught:
         tree.save(texts={"rules/sources.yaml": "sources: {}\n"})
     assert caught.value.problems[0].file == str(tmp_path / "rules" / "sources.yaml")

@@ -5,13 +5,12 @@ the data shown literally, escaped exactly once (HTML blocks and Markdown heading
 from __future__ import annotations
 
 import html
-import os
 import re
 from dataclasses import replace
-from pathlib import Path
 
 import markdown
 import pytest
+from conftest import golden as conftest_golden
 
 from conftest import DATA, ROOT
 from rulekb.check import run_checks
@@ -22,7 +21,6 @@ from rulekb.report.html import to_html
 from rulekb.knowledge import load_knowledge_base
 
 KB = DATA / "qa" / "kb"
-GOLDEN = Path(__file__).resolve().parent / "golden" / "render"
 # HTML, Markdown's inline specials, an entity and a backslash: all must show as written
 EVIL = "<script>alert('x')</script> *not emphasis* _no_ [no link](https://example.com) `no code` &amp; \\<b> | # ~"
 
@@ -43,12 +41,7 @@ def uis(kb):
 
 
 def golden(name: str, text: str) -> None:
-    path = GOLDEN / name
-    if os.environ.get("RULEKB_UPDATE_GOLDEN") == "1":
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8", newline="\n")
-    assert path.is_file(), f"{path} is missing: run the tests with RULEKB_UPDATE_GOLDEN=1 to create it"
-    assert text == path.read_text(encoding="utf-8"), f"{name} differs from its golden file (RULEKB_UPDATE_GOLDEN=1 updates it)"
+    conftest_golden("render/" + name, text)
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "fr"])
