@@ -22,16 +22,15 @@ the run: it only ever saves time.
 
 from __future__ import annotations
 
-import copyreg
 import hashlib
-import io
 import os
 import pickle
 import shutil
 import time
 from pathlib import Path
-from types import MappingProxyType
 from typing import Iterable
+
+from .models import dumps
 
 STALE_DAYS = 7
 
@@ -56,15 +55,6 @@ def code_version(paths: Iterable[Path], *extra: str) -> str:
     return digest.hexdigest()[:24]
 
 
-def _mapping_proxy(items: dict) -> MappingProxyType:
-    return MappingProxyType(items)
-
-
-class _Pickler(pickle.Pickler):
-    """Pickles the frozen models too, whose mappings are read-only proxies (which pickle refuses)."""
-
-    dispatch_table = copyreg.dispatch_table.copy()
-    dispatch_table[MappingProxyType] = lambda proxy: (_mapping_proxy, (dict(proxy),))
 
 
 class FileCache:
@@ -104,11 +94,9 @@ class FileCache:
         if not self.writable:
             return
         from .files import WriteError, write_atomic
-        buffer = io.BytesIO()
-        _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump((key, value))
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
-            write_atomic(self.path(key), buffer.getvalue(), if_changed=False, durable=False)
+            write_atomic(self.path(key), dumps((key, value)), if_changed=False, durable=False)
         except (OSError, WriteError):
             self.writable = False
             return

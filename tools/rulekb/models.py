@@ -5,8 +5,11 @@ stage reads it and never mutates it. `Finding` is what the QA checks produce.
 
 from __future__ import annotations
 
+import copyreg
 import functools
 import hashlib
+import io
+import pickle
 import unicodedata
 from dataclasses import dataclass, field
 from enum import Enum
@@ -382,3 +385,22 @@ class Finding:
     line: int
     message: str
     suggestion: str = ""
+
+
+def _mapping_proxy(items: dict) -> MappingProxyType:
+    return MappingProxyType(items)
+
+
+class _Pickler(pickle.Pickler):
+    """Pickles the frozen models, whose mappings are read-only proxies (which pickle refuses)."""
+
+    dispatch_table = copyreg.dispatch_table.copy()
+    dispatch_table[MappingProxyType] = lambda proxy: (_mapping_proxy, (dict(proxy),))
+
+
+def dumps(value: object) -> bytes:
+    """`value` (models included) pickled, for the knowledge cache and the results of worker
+    processes; `pickle.loads` reads it back."""
+    buffer = io.BytesIO()
+    _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
+    return buffer.getvalue()

@@ -22,15 +22,14 @@ that dies without a result, raises `JobFailed`.
 
 from __future__ import annotations
 
-import copyreg
-import io
 import multiprocessing
 import os
 import pickle
 import traceback
 from multiprocessing.connection import Connection, wait
-from types import MappingProxyType
 from typing import Callable, Generic, Iterator, Sequence, TypeVar
+
+from .models import dumps
 
 T = TypeVar("T")
 
@@ -50,33 +49,18 @@ def can_fork() -> bool:
     return hasattr(os, "fork") and "fork" in multiprocessing.get_all_start_methods()
 
 
-def _mapping_proxy(items: dict) -> MappingProxyType:
-    return MappingProxyType(items)
-
-
-class _Pickler(pickle.Pickler):
-    """Pickles the models too, whose mappings are read-only proxies (which pickle refuses)."""
-
-    dispatch_table = copyreg.dispatch_table.copy()
-    dispatch_table[MappingProxyType] = lambda proxy: (_mapping_proxy, (dict(proxy),))
-
-
-def _dumps(value: object) -> bytes:
-    buffer = io.BytesIO()
-    _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
-    return buffer.getvalue()
 
 
 def _run_in_child(job: Callable[[], object], out: Connection) -> None:
     """The child's side: run the job, send ("ok", result) or ("raised", exception, traceback)."""
     try:
-        payload = _dumps(("ok", job(), ""))
+        payload = dumps(("ok", job(), ""))
     except BaseException as exc:  # noqa: BLE001  (sent to the parent, which raises it again)
         trace = "".join(traceback.format_exception(exc))
         try:
-            payload = _dumps(("raised", exc, trace))
+            payload = dumps(("raised", exc, trace))
         except Exception:  # noqa: BLE001  (an exception that does not pickle: its traceback)
-            payload = _dumps(("raised", None, trace))
+            payload = dumps(("raised", None, trace))
     out.send_bytes(payload)
     out.close()
 

@@ -46,12 +46,7 @@ def word_diff(old: str, new: str) -> tuple[tuple[Op, str], ...]:
     ops: list[tuple[Op, str]] = []
 
     def add(op: Op, text: str) -> None:
-        if not text:
-            return
-        if ops and ops[-1][0] == op:
-            ops[-1] = (op, ops[-1][1] + text)
-        else:
-            ops.append((op, text))
+        _append(ops, op, text)
 
     blocks = matcher.get_matching_blocks()
     i = j = 0
@@ -137,13 +132,18 @@ def _slide(ops: list[tuple[Op, str]]) -> tuple[tuple[Op, str], ...]:
             out[k + 1] = ("equal", space + after)
     merged: list[tuple[Op, str]] = []
     for op, text in out:
-        if not text:
-            continue
-        if merged and merged[-1][0] == op:
-            merged[-1] = (op, merged[-1][1] + text)
-        else:
-            merged.append((op, text))
+        _append(merged, op, text)
     return tuple(merged)
+
+
+def _append(ops: list[tuple[Op, str]], op: Op, text: str) -> None:
+    """Add `text` to the operations, joined to the last one when it is of the same kind."""
+    if not text:
+        return
+    if ops and ops[-1][0] == op:
+        ops[-1] = (op, ops[-1][1] + text)
+    else:
+        ops.append((op, text))
 
 
 def old_text(ops: tuple[tuple[Op, str], ...]) -> str:
