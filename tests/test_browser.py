@@ -1,10 +1,14 @@
 """The built site in a real browser (Playwright on Debian's Chromium), served over http from
 127.0.0.1 and opened from file://: follow a rule reference to its anchor, switch language on the
-same rule, search in German and French, pick the language at the front door; and nothing is
-requested from anywhere else.
+same rule, search in German and French, pick the language at the front door; nothing is
+requested from anywhere else, no request fails (no sitemap.xml fetched: blocked from file://,
+404 over http); and axe-core finds no serious or critical accessibility violation on a rule page,
+a card page, a parallel view and a status page of each language, on a desktop and a phone.
 
-Without chromium or playwright these tests skip with the reason; with RULEKB_REQUIRE_BROWSER=1
-(CI) they fail instead."""
+axe-core comes from its npm package, installed outside the repository's tracked files by .ci/run
+(`npm install --prefix build/axe axe-core@VERSION`; RULEKB_AXE may name another axe.min.js).
+Without chromium, playwright or axe-core these tests skip with the reason; with
+RULEKB_REQUIRE_BROWSER=1 (CI) they fail instead."""
 
 from __future__ import annotations
 
@@ -19,8 +23,17 @@ import pytest
 import sitebuild
 
 CHROMIUM = "/usr/bin/chromium"
+AXE = Path(os.environ.get("RULEKB_AXE") or sitebuild.ROOT / "build" / "axe" / "node_modules" / "axe-core" / "axe.min.js")
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("RULEKB_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"browser tests required (RULEKB_REQUIRE_BROWSER=1) but {reason}")
+    pytest.skip(f"browser tests skipped: {reason}")
 
 
 def _missing_browser() -> str | None:
@@ -37,9 +50,7 @@ def _missing_browser() -> str | None:
 def browser():
     reason = _missing_browser()
     if reason:
-        if os.environ.get("RULEKB_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"browser tests required (RULEKB_REQUIRE_BROWSER=1) but {reason}")
-        pytest.skip(f"browser tests skipped: {reason}")
+        _unavailable(reason)
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
@@ -80,6 +91,10 @@ def page(browser, base):
     tab = context.new_page()
     requested: list[str] = []
     tab.on("request", lambda r: requested.append(r.url))
+    failed: list[str] = []
+    # (a request cut short by leaving the page, net::ERR_ABORTED, has not failed)
+    tab.on("requestfailed", lambda r: failed.append(f"{r.url} ({r.failure})") if "ERR_ABORTED" not in (r.failure or "") else None)
+    tab.on("response", lambda r: failed.append(f"{r.url} ({r.status})") if r.status >= 400 else None)
     errors: list[str] = []
     tab.on("pageerror", lambda e: errors.append(str(e)))
     tab.requested = requested  # type: ignore[attr-defined]
@@ -89,6 +104,7 @@ def page(browser, base):
     context.close()
     assert not foreign, f"requests outside the site: {foreign[:5]}"
     assert not errors, f"script errors: {errors[:5]}"
+    assert not failed, f"failed requests: {failed[:5]}"
 
 
 def _in_viewport(tab, element_id: str) -> bool:
@@ -154,5 +170,51 @@ def test_the_front_door_follows_the_preferred_language(browser, base, locale, la
         tab.goto(f"{base}/index.html#choose")  # the picker itself, without moving on
         assert tab.locator("a.lang").count() == 3
         assert tab.locator(f'a.lang[hreflang="{lang}"]').get_attribute("class") == "lang preferred"
+    finally:
+        context.close()
+
+
+# one page of each kind the audit names, in every language
+AUDITED = ("rules/retrace.html", "cards/queens-agent.html", "parallel/retrace.html", "status.html")
+
+
+@pytest.mark.parametrize("path", AUDITED)
+def test_no_page_asks_for_a_sitemap(page, base, path):
+    """Material fetches sitemap.xml beside every <link rel=alternate>: blocked from file://, a 404
+    over http. The `page` fixture fails on any failed request; none may even be attempted."""
+    for lang in ("en", "de", "fr"):
+        page.goto(f"{base}/{lang}/{path}")
+        page.wait_for_load_state("load")
+    page.wait_for_timeout(300)  # material's requests start once the document is handled
+    assert not [u for u in page.requested if "sitemap" in u]
+
+
+@pytest.fixture(scope="session")
+def axe_source() -> str:
+    if not AXE.is_file():
+        _unavailable(f"no axe-core at {AXE}: npm install --prefix build/axe axe-core (see .ci/run)")
+    return AXE.read_text(encoding="utf-8")
+
+
+def axe_violations(tab, source: str) -> list[dict]:
+    """axe-core's serious and critical violations of the page (WCAG 2.x A/AA and best practices)."""
+    tab.add_script_tag(content=source)
+    found = tab.evaluate("""async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
+        .filter(v => v.impact === "serious" || v.impact === "critical")
+        .map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map(n => n.target.join(" "))}))""")
+    return found
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+def test_axe_finds_no_serious_violation(browser, built, axe_source, lang, viewport):
+    context = browser.new_context(viewport=viewport, locale=f"{lang}-{lang.upper()}")
+    tab = context.new_page()
+    try:
+        report = {}
+        for path in AUDITED:
+            tab.goto(f"{built.site.resolve().as_uri()}/{lang}/{path}")
+            report[path] = axe_violations(tab, axe_source)
+        assert not any(report.values()), {path: found for path, found in report.items() if found}
     finally:
         context.close()

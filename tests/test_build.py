@@ -88,11 +88,11 @@ def test_language_switch_and_hreflang_lead_to_the_same_page(built):
     page = (built.site / "de" / "rules" / "retrace.html").read_text(encoding="utf-8")
     for lang in LANGS:
         href = f"../../{lang}/rules/retrace.html"
-        assert f'<link rel="alternate" hreflang="{lang}" href="{href}">' in page
         assert re.search(rf'<a href="{re.escape(href)}" hreflang="{lang}" lang="{lang}" class="md-select__link', page)
     home = (built.site / "fr" / "index.html").read_text(encoding="utf-8")
-    assert '<link rel="alternate" hreflang="de" href="../de/index.html">' in home
-    assert home.count('rel="alternate"') == len(LANGS)  # material's site-wide alternates are not written
+    assert re.search(r'<a href="../de/index.html" hreflang="de" lang="de" class="md-select__link', home)
+    # no <link rel="alternate">: material's script fetches a sitemap.xml beside each (404s, blocked from file://)
+    assert 'rel="alternate"' not in page and 'rel="alternate"' not in home
 
 
 def test_one_search_index_per_language_with_its_stemmer(built):

@@ -18,8 +18,8 @@ before mkdocs reads it. Hooks, each small:
   as the anchors of the generated pages that a Markdown link points into with an anchor (for
   mkdocs' anchor validation; the other pages' ids are never needed);
 - ``on_page_context``: the page's links to the same page in the other languages (relative, so
-  they work from ``file://``), for the language menu and the ``hreflang`` alternates of the
-  templates (``templates/partials/alternate.html``, ``templates/main.html``);
+  they work from ``file://``), for the language menu and its ``hreflang`` links
+  (``templates/partials/alternate.html``);
 - ``on_post_template``: writes no ``404.html``: mkdocs gives it root-absolute links (``/assets/…``),
   which are broken in a site that is opened from disk or served below a language folder;
 - ``on_post_page``: sets ``<html lang>`` when material has no UI strings for the language and
