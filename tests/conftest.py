@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import errno
 import hashlib
 import os
@@ -9,6 +10,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import textwrap
 from pathlib import Path
 
@@ -21,11 +23,52 @@ SHARED = ROOT.parent / "shared"
 RELEASES = ("2009-07-11", "2011-05-01", "2018-01-19", "2026-01-16")
 
 
+# The seed content: the curated rules, cards and rulings (rules/ before the archive was imported),
+# a fixture tree of its own, so that the tests of the code do not grow with the project's data.
+SEED = DATA / "seed"
+# what a project tree needs besides rules/ to be loaded (translations/) and built (content/, mkdocs.yml):
+# the project's own, which do not grow with the data
+PROJECT_FILES = ("translations", "content", "mkdocs.yml")
+
+
 def data_copy(dest: Path) -> Path:
-    """The project's data (rules/, translations/) in a scratch folder."""
-    for folder in ("rules", "translations"):
-        shutil.copytree(ROOT / folder, dest / folder)
+    """A writable project in a scratch folder: the seed content (tests/data/seed/rules) with the
+    project's translations/, content/ and mkdocs.yml: it loads, checks and builds as the project does."""
+    shutil.copytree(SEED / "rules", dest / "rules")
+    for name in PROJECT_FILES:
+        if (ROOT / name).is_dir():
+            shutil.copytree(ROOT / name, dest / name)
+        else:
+            shutil.copy(ROOT / name, dest / name)
     return dest
+
+
+_SEED_PROJECT: list[Path] = []
+
+
+def seed_project() -> Path:
+    """The seed project (see data_copy), made once per test process in a temporary folder that is
+    removed at exit; read it, never write into it. For collection time (parametrizing over the seed's
+    texts); tests take the `seed` fixture."""
+    if not _SEED_PROJECT:
+        base = Path(tempfile.mkdtemp(prefix="rulekb-seed-"))
+        atexit.register(shutil.rmtree, base, ignore_errors=True)
+        _SEED_PROJECT.append(data_copy(base / "project"))
+    return _SEED_PROJECT[0]
+
+
+@pytest.fixture(scope="session")
+def seed() -> Path:
+    """The seed project (see data_copy), made once per session: read it, never write into it."""
+    return seed_project()
+
+
+@pytest.fixture(scope="session")
+def complete():
+    """The repository's own data as committed (ROOT: every imported rules release), loaded once per
+    session: only for the tests meant to run on the complete data."""
+    from rulekb.knowledge import load_knowledge_base
+    return ROOT, load_knowledge_base(ROOT)
 
 
 def rules_digest(root: Path) -> dict[str, str]:

@@ -1,6 +1,6 @@
-"""The site of the project, built once per test session and shared by test_build,
-test_site_links and test_browser (each declares a session fixture calling `built_site`; the
-build itself is cached here, so it runs once however many modules ask for it)."""
+"""The site of the seed project (conftest.data_copy), built once per test session and shared by
+test_build, test_site_links and test_browser (each declares a session fixture calling `built_site`;
+the build itself is cached here, so it runs once however many modules ask for it)."""
 
 from __future__ import annotations
 
@@ -36,7 +36,9 @@ def build(root: Path, site: Path, work: Path, **kwargs) -> Built:
 
 
 def built_site(tmp_path_factory) -> Built:
-    if "project" not in _CACHE:
+    """The site of the seed project (its tree is `Built.site.parent / "project"`)."""
+    if "seed" not in _CACHE:
+        from conftest import data_copy
         base = tmp_path_factory.mktemp("built-site")
-        _CACHE["project"] = build(ROOT, base / "site", base / "build")
-    return _CACHE["project"]
+        _CACHE["seed"] = build(data_copy(base / "project"), base / "site", base / "build")
+    return _CACHE["seed"]

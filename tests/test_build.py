@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 import sitebuild
+from conftest import data_copy
 from rulekb import commands
 from rulekb.build import SITE_MARKER, BuildError, build_site
 from rulekb.diagnostics import DataError
@@ -46,9 +47,12 @@ def html_files(site: Path, lang: str) -> list[Path]:
     return sorted((site / lang).rglob("*.html"))
 
 
-def project_copy(tmp_path: Path, source: Path = ROOT) -> Path:
-    """The parts of a project the build reads, copied into tmp_path/project."""
+def project_copy(tmp_path: Path, source: Path | None = None) -> Path:
+    """The parts of a project the build reads, copied into tmp_path/project: the seed project's,
+    or those of `source` (with the project's mkdocs.yml)."""
     dest = tmp_path / "project"
+    if source is None:
+        return data_copy(dest)
     for name in ("rules", "translations", "content"):
         if (source / name).is_dir():
             shutil.copytree(source / name, dest / name)
@@ -166,7 +170,7 @@ def test_the_json_api_is_in_the_site(built):
 
 
 def test_two_builds_are_byte_identical(built, tmp_path):
-    again = sitebuild.build(ROOT, tmp_path / "site", tmp_path / "build")
+    again = sitebuild.build(built.site.parent / "project", tmp_path / "site", tmp_path / "build")
     assert "reused" not in again.log  # a fresh build folder: mkdocs ran again
     first, second = digest(built.site), digest(again.site)
     assert first.keys() == second.keys()
@@ -177,7 +181,7 @@ def test_two_builds_are_byte_identical(built, tmp_path):
 def test_unchanged_languages_are_not_built_again(built, tmp_path):
     page = built.work / "de" / "site" / "rules" / "retrace.html"   # mkdocs' output, kept for the next build
     mtime = page.stat().st_mtime_ns
-    again = sitebuild.build(ROOT, tmp_path / "site", built.work)
+    again = sitebuild.build(built.site.parent / "project", tmp_path / "site", built.work)
     for lang in LANGS:
         assert re.search(rf"^\s+{lang}: unchanged since the last build, reused", again.log, re.M)
     assert "0 config(s) changed" in again.log
@@ -214,12 +218,12 @@ def test_bad_data_stops_the_build_before_anything_is_written(built, tmp_path):
     assert digest(site) == before
 
 
-def test_a_folder_that_is_not_a_site_is_never_replaced(tmp_path):
+def test_a_folder_that_is_not_a_site_is_never_replaced(seed, tmp_path):
     victim = tmp_path / "documents"
     victim.mkdir()
     (victim / "thesis.txt").write_text("precious", encoding="utf-8")
     with pytest.raises(BuildError) as err:
-        build_site(ROOT, victim, work=tmp_path / "build", out=io.StringIO())
+        build_site(seed, victim, work=tmp_path / "build", out=io.StringIO())
     assert SITE_MARKER in str(err.value)
     assert (victim / "thesis.txt").read_text(encoding="utf-8") == "precious"
 
@@ -334,9 +338,9 @@ def test_a_job_that_dies_without_a_result_fails_the_build():
         run_jobs([lambda: os._exit(7)], 2, lambda i, r: None)
 
 
-def test_without_fork_the_languages_build_in_this_process(tmp_path, monkeypatch):
+def test_without_fork_the_languages_build_in_this_process(seed, tmp_path, monkeypatch):
     monkeypatch.delattr(os, "fork")   # as on a platform without it
-    built = sitebuild.build(ROOT, tmp_path / "site", tmp_path / "build", languages=["de"])
+    built = sitebuild.build(seed, tmp_path / "site", tmp_path / "build", languages=["de"])
     assert (built.site / "de" / "rules" / "retrace.html").is_file()
     assert [b.lang for b in built.result.languages] == ["de"] and built.result.languages[0].mkdocs_cpu > 0
     with zipfile.ZipFile(built.site / "rulekb-site.zip") as z:

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
 from rulekb import cache, knowledge
 from rulekb.diagnostics import DataError
 from rulekb.knowledge import load_knowledge_base
@@ -58,14 +57,14 @@ def test_cache_dir(monkeypatch, env, expected):
     assert (None if found is None else found.as_posix()) == expected
 
 
-def test_a_second_load_reads_no_file_again(cache_home, reads):
-    first = load_knowledge_base(ROOT)
+def test_a_second_load_reads_no_file_again(seed, cache_home, reads):
+    first = load_knowledge_base(seed)
     cold = list(reads)
     assert cold and len(_entries(cache_home)) == len(cold)
     reads.clear()
-    second = load_knowledge_base(ROOT)
+    second = load_knowledge_base(seed)
     assert reads == [] and second == first
-    assert load_knowledge_base(ROOT, cache=False) == first and reads == cold  # and without the cache: the same
+    assert load_knowledge_base(seed, cache=False) == first and reads == cold  # and without the cache: the same
 
 
 def test_a_changed_file_alone_is_read_again(cache_home, reads, valid_tree):

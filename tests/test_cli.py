@@ -11,29 +11,29 @@ from conftest import ROOT
 from rulekb.commands import COMMANDS, main
 
 
-def run(capsys, *argv):
-    code = main(["--root", str(ROOT), *argv])
+def run(capsys, root, *argv):
+    code = main(["--root", str(root), *argv])
     out = capsys.readouterr()
     return code, out.out, out.err
 
 
-def test_validate_prints_counts(capsys):
-    code, out, _ = run(capsys, "validate")
+def test_validate_prints_counts(seed, capsys):
+    code, out, _ = run(capsys, seed, "validate")
     assert code == 0
     counts = dict(line.split()[:2] for line in out.splitlines()[1:6])
     assert counts == {"rules": "5", "subrules": "11", "notes": "14", "rulings": "6", "cards": "12"}
     assert "texts fr" in out and "texts de" in out
 
 
-def test_show_french_text(capsys):
-    code, out, _ = run(capsys, "show", "702.78a", "--lang", "fr")
+def test_show_french_text(seed, capsys):
+    code, out, _ = run(capsys, seed, "show", "702.78a", "--lang", "fr")
     assert code == 0
     assert "La pistage apparaît sur certains éphémères et rituels." in out
     assert "seed-002" in out and "stale" in out  # translated from the older English wording
 
 
-def test_show_current_number_finds_retrace(capsys):
-    code, out, _ = run(capsys, "show", "702.81a")
+def test_show_current_number_finds_retrace(seed, capsys):
+    code, out, _ = run(capsys, seed, "show", "702.81a")
     assert code == 0
     assert "702.81a is the number of retrace" in out and "the text here is 702.78a of the release of 2011-05-01" in out
     assert "Retrace appears on some instants and sorceries." in out
@@ -45,13 +45,13 @@ def test_show_current_number_finds_retrace(capsys):
     ("702.50", "702.50 is the number of dredge in the rules releases from 2011-06 until 2013-07"),
     ("701.44", "701.44 is the number of explore"),
 ])
-def test_show_resolves_history(capsys, number, expected):
-    code, out, _ = run(capsys, "show", number)
+def test_show_resolves_history(seed, capsys, number, expected):
+    code, out, _ = run(capsys, seed, "show", number)
     assert code == 0 and expected in out
 
 
-def test_show_all_languages_marks_missing(capsys):
-    code, out, _ = run(capsys, "show", "702.24a", "--all-languages")
+def test_show_all_languages_marks_missing(seed, capsys):
+    code, out, _ = run(capsys, seed, "show", "702.24a", "--all-languages")
     assert code == 0 and "fr: (missing: no fr text)" in out and "Rückkauf erscheint" in out
 
 
@@ -61,8 +61,8 @@ def test_show_all_languages_marks_missing(capsys):
     (["show", "seven"], "'seven' is not a rule number"),
     (["show", "702.78a", "--lang", "xx"], "unknown language 'xx'"),
 ])
-def test_show_errors(capsys, argv, message):
-    code, _, err = run(capsys, *argv)
+def test_show_errors(seed, capsys, argv, message):
+    code, _, err = run(capsys, seed, *argv)
     assert code == 2 and message in err
 
 
@@ -76,22 +76,22 @@ def test_help_for_every_command():
 @pytest.mark.parametrize("argv", [["-m", "rulekb"], ["-c", "import sys; from importlib.metadata import entry_points; "
                                    "(main,) = [e.load() for e in entry_points(group='console_scripts', name='rulekb')]; "
                                    "sys.exit(main())"]])
-def test_the_rulekb_command_and_python_m_rulekb_run_the_command_line(argv, tmp_path):
+def test_the_rulekb_command_and_python_m_rulekb_run_the_command_line(argv, seed, tmp_path):
     """The console script and `python -m rulekb` run the commands: validate prints its counts,
     check writes the same report as a run in this process."""
     from rulekb.check import run_checks
     from rulekb.report import to_json
     from rulekb.knowledge import load_knowledge_base
     env = {"PYTHONPATH": str(ROOT / "tools"), "PATH": "/usr/bin:/bin"}
-    proc = subprocess.run([sys.executable, *argv, "--root", str(ROOT), "validate"], capture_output=True, text=True,
+    proc = subprocess.run([sys.executable, *argv, "--root", str(seed), "validate"], capture_output=True, text=True,
                           env=env, timeout=120)
-    assert proc.returncode == 0 and proc.stdout.startswith(f"ok: {ROOT}"), proc.stderr
+    assert proc.returncode == 0 and proc.stdout.startswith(f"ok: {seed}"), proc.stderr
     out = tmp_path / "qa.json"
-    proc = subprocess.run([sys.executable, *argv, "--root", str(ROOT), "check", "--format", "json", "--output", str(out)],
+    proc = subprocess.run([sys.executable, *argv, "--root", str(seed), "check", "--format", "json", "--output", str(out)],
                           capture_output=True, text=True, env=env, timeout=120)
     assert proc.returncode in (0, 1), proc.stderr
-    kb = load_knowledge_base(ROOT)
-    assert out.read_text(encoding="utf-8") == to_json(run_checks(kb, ROOT), kb)
+    kb = load_knowledge_base(seed)
+    assert out.read_text(encoding="utf-8") == to_json(run_checks(kb, seed), kb)
 
 
 @pytest.mark.parametrize("argv, root, command", [
@@ -143,7 +143,7 @@ def test_check_output_on_a_fifo_feeds_its_reader_and_keeps_the_fifo(capsys, tmp_
             got.append(handle.read())
     thread = threading.Thread(target=reader, daemon=True)
     thread.start()
-    code, out, err = run(capsys, "--root", str(QA_KB), "check", "--format", "json", "--output", str(fifo))
+    code, out, err = run(capsys, QA_KB, "check", "--format", "json", "--output", str(fifo))
     thread.join(timeout=30)
     assert code == 1 and f"wrote {fifo}" in err
     assert stat.S_ISFIFO(fifo.lstat().st_mode)          # not replaced by a regular file
@@ -157,7 +157,7 @@ def test_check_output_on_a_symlink_writes_its_target_and_keeps_the_link(capsys, 
     target.write_text("an older report")
     link = tmp_path / "latest.txt"
     link.symlink_to(target)
-    code, _, _ = run(capsys, "--root", str(QA_KB), "check", "--output", str(link))
+    code, _, _ = run(capsys, QA_KB, "check", "--output", str(link))
     assert code == 1 and link.is_symlink() and link.resolve() == target
     assert "an older report" not in target.read_text(encoding="utf-8") and "errors" in target.read_text(encoding="utf-8")
 
@@ -172,17 +172,17 @@ def test_check_output_on_a_full_disk_is_a_clear_error(capsys, tmp_path, monkeypa
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
     monkeypatch.setattr(files.os, "fsync", no_space)
     target = tmp_path / "qa.json"
-    code, _, err = run(capsys, "--root", str(QA_KB), "check", "--format", "json", "--output", str(target))
+    code, _, err = run(capsys, QA_KB, "check", "--format", "json", "--output", str(target))
     assert code == 2 and f"{target}:1:1: error: cannot write {target}: No space left on device" in err
     assert "fix: free some disk space" in err and "Traceback" not in err
     assert list(tmp_path.iterdir()) == []
 
 
-def test_ctrl_c_ends_a_command_with_exit_130_and_no_traceback(capsys, monkeypatch):
+def test_ctrl_c_ends_a_command_with_exit_130_and_no_traceback(seed, capsys, monkeypatch):
     def interrupted(root):
         raise KeyboardInterrupt
     monkeypatch.setattr("rulekb.knowledge.load_knowledge_base", interrupted)
-    code, out, err = run(capsys, "validate")
+    code, out, err = run(capsys, seed, "validate")
     assert code == 130 and out == "" and "Traceback" not in err
 
 

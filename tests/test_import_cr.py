@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DATA, RELEASES, ROOT, data_copy, official_lines, release_file, rules_digest
+from conftest import DATA, RELEASES, data_copy, official_lines, release_file, rules_digest
 from rulekb.commands import main
 from rulekb.commands.show import show_release
 from rulekb.importers.cr import import_release, import_releases
@@ -162,16 +162,16 @@ def test_show_release_says_what_a_number_means_there(full, capsys):
     assert "there is no rule 702.990" in capsys.readouterr().out
 
 
-def test_show_release_with_the_curated_knowledge_base_says_what_it_does_not_know(capsys):
-    assert main(["--root", str(ROOT), "show", "702.78", "--release", "2026-01-16"]) == 1
+def test_show_release_with_the_curated_knowledge_base_says_what_it_does_not_know(seed, capsys):
+    assert main(["--root", str(seed), "show", "702.78", "--release", "2026-01-16"]) == 1
     out = capsys.readouterr().out
     assert "cannot say which rule 702.78 is in the rules release of 2026-01-16: that release is not imported" in out
     assert "702.78 was Retrace (id retrace) from 2009-07-11 until 2011-05-01 (source cr-archive); " \
            "Retrace is 702.81 in the release of 2026-01-16 (source cr-archive)." in out
     assert "rulekb import cr" in out
-    assert main(["--root", str(ROOT), "show", "702.78", "--release", "2031-01-01"]) == 1
+    assert main(["--root", str(seed), "show", "702.78", "--release", "2031-01-01"]) == 1
     assert "knows no rules release after 2026-01-16" in capsys.readouterr().out
-    assert main(["--root", str(ROOT), "show", "702.78", "--release", "2026-13-01"]) == 2
+    assert main(["--root", str(seed), "show", "702.78", "--release", "2026-13-01"]) == 2
     assert "is not a date" in capsys.readouterr().err
 
 
@@ -355,13 +355,13 @@ def test_diff_shows_the_word_changes_between_any_two_releases(full, capsys, argv
         assert line in out, (line, out)
 
 
-def test_diff_of_a_release_the_knowledge_base_does_not_hold_says_so(capsys):
-    assert main(["--root", str(ROOT), "diff", "702.78", "2011-05-01", "2026-01-16"]) == 1
+def test_diff_of_a_release_the_knowledge_base_does_not_hold_says_so(seed, capsys):
+    assert main(["--root", str(seed), "diff", "702.78", "2011-05-01", "2026-01-16"]) == 1
     out = capsys.readouterr().out
     assert "no English text of this rule for the release of 2026-01-16" in out and "rulekb import cr" in out
-    assert main(["--root", str(ROOT), "diff", "702.990", "2011-05-01", "2026-01-16"]) == 1
+    assert main(["--root", str(seed), "diff", "702.990", "2011-05-01", "2026-01-16"]) == 1
     assert "no rule 702.990" in capsys.readouterr().err
-    assert main(["--root", str(ROOT), "diff", "702.78", "2011-5-1", "2026-01-16"]) == 2
+    assert main(["--root", str(seed), "diff", "702.78", "2011-5-1", "2026-01-16"]) == 2
     assert "'2011-5-1' is not a date" in capsys.readouterr().err
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DATA, ROOT
+from conftest import DATA
 from rulekb.commands import main
 from rulekb.diagnostics import DataError
 from rulekb.knowledge import load_knowledge_base, load_linked
@@ -31,8 +31,8 @@ def _in_memory(root: Path):
     return build_knowledge_base(load_files(root), root)
 
 
-def test_the_seed_project_loads_as_in_memory():
-    assert _outcome(load_knowledge_base, ROOT) == _outcome(_in_memory, ROOT)
+def test_the_seed_project_loads_as_in_memory(seed):
+    assert _outcome(load_knowledge_base, seed) == _outcome(_in_memory, seed)
 
 
 @pytest.mark.parametrize("case, rel, old, new", [c[:4] for c in CASES], ids=[c[0] for c in CASES])
@@ -52,8 +52,8 @@ def test_a_missing_context_file_is_named(valid_tree, missing):
     assert [(p.file, p.message) for p in err.value.problems] == [(missing, f"{missing} is missing")]
 
 
-def test_every_unit_has_one_owner():
-    kb = load_knowledge_base(ROOT)
+def test_every_unit_has_one_owner(seed):
+    kb = load_knowledge_base(seed)
     for rule in kb.rules:
         for unit in rule.units:
             assert kb.owner(unit.id) is rule
@@ -64,9 +64,9 @@ def test_every_unit_has_one_owner():
     assert kb.owners is kb.owners  # built once
 
 
-def test_load_linked_resolves_references():
-    linked = load_linked(ROOT)
-    assert linked.kb == load_knowledge_base(ROOT)
+def test_load_linked_resolves_references(seed):
+    linked = load_linked(seed)
+    assert linked.kb == load_knowledge_base(seed)
     assert linked.links and linked.lookup("702.81") is not None
 
 

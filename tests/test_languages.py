@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po, write_po
 
-from conftest import ROOT
+from conftest import ROOT, SEED
 from rulekb.commands import main
 from rulekb.languages import LanguageError, language_for
 from rulekb.models import SOURCE_LANGUAGE, Language, Status, english_hash
@@ -21,8 +21,8 @@ LANGUAGES = "translations/languages.yaml"
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     root = tmp_path / "project"
-    for folder in ("rules", "translations"):
-        shutil.copytree(ROOT / folder, root / folder, ignore=shutil.ignore_patterns("*.po"))
+    shutil.copytree(SEED / "rules", root / "rules")
+    shutil.copytree(ROOT / "translations", root / "translations", ignore=shutil.ignore_patterns("*.po"))
     return root
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import denormalize, read_po, write_po
 
-from conftest import DATA, ROOT
+from conftest import DATA, ROOT, SEED
 from test_yamledit import changed_lines, unit_span
 from rulekb import yamledit
 from rulekb.commands import main
@@ -25,14 +25,14 @@ FIXTURES = DATA / "po"
 def project(tmp_path: Path) -> Path:
     """A writable copy of the project's data (rules/ and translations/)."""
     root = tmp_path / "project"
-    for folder in ("rules", "translations"):
-        shutil.copytree(ROOT / folder, root / folder, ignore=shutil.ignore_patterns("*.po"))
+    shutil.copytree(SEED / "rules", root / "rules")
+    shutil.copytree(ROOT / "translations", root / "translations", ignore=shutil.ignore_patterns("*.po"))
     return root
 
 
 @pytest.fixture(scope="module")
-def kb() -> KnowledgeBase:
-    return load_knowledge_base(ROOT)
+def kb(seed) -> KnowledgeBase:
+    return load_knowledge_base(seed)
 
 
 def run(capsys, root: Path, *argv: str) -> tuple[int, str, str]:
@@ -95,10 +95,10 @@ def fingerprints(kb: KnowledgeBase) -> dict[tuple[str, str], tuple]:
 
 # --- export -------------------------------------------------------------------------------------
 
-def test_export_twice_gives_identical_bytes_wherever_the_project_lies(capsys, project: Path, tmp_path: Path):
+def test_export_twice_gives_identical_bytes_wherever_the_project_lies(capsys, seed, project: Path, tmp_path: Path):
     first = export_catalog(capsys, project, "de").read_bytes()
     second = export_catalog(capsys, project, "de").read_bytes()
-    code, _, _ = run(capsys, ROOT, "po", "export", "de", "--output", str(tmp_path / "elsewhere.po"))
+    code, _, _ = run(capsys, seed, "po", "export", "de", "--output", str(tmp_path / "elsewhere.po"))
     assert code == 0
     assert first == second == (tmp_path / "elsewhere.po").read_bytes()
 

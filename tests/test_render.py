@@ -34,8 +34,8 @@ def render_tree(root: Path, content: dict | None = None):
 
 
 @pytest.fixture(scope="module")
-def project():
-    site, linked, uis, termbase = render_tree(ROOT)
+def project(seed):
+    site, linked, uis, termbase = render_tree(seed)
     return site
 
 
@@ -193,8 +193,8 @@ def test_card_names_in_any_language_link_to_the_card_page(hostile):
     assert [a["href"] for a in links] == ["../cards/testers-agent.html"]  # first mention per text
 
 
-def test_inline_links_for_the_real_data(project):
-    site, linked, uis, termbase = render_tree(ROOT)
+def test_inline_links_for_the_real_data(seed, project):
+    site, linked, uis, termbase = render_tree(seed)
     c = Lang(Shared.of(linked, termbase), uis["de"])
     html = c.inline.html("Die Zurückverfolgen-Fähigkeit und die Rückkauf-Kosten von Agent der Königin.",
                          "x", "de", 0, Where(paths.rule_page("explore"), rule="explore"))
@@ -315,8 +315,8 @@ def test_root_index_follows_the_browser_and_links_every_language(project):
     assert "http://" not in page and "https://" not in page
 
 
-def test_json_api_has_every_rule_ruling_and_card_per_language(project):
-    kb = load_knowledge_base(ROOT)
+def test_json_api_has_every_rule_ruling_and_card_per_language(seed, project):
+    kb = load_knowledge_base(seed)
     for lang in kb.language_codes:
         for rule in kb.rules:
             assert paths.api_path(lang, "rules", rule.id) in project.files
@@ -337,7 +337,7 @@ def test_json_api_has_every_rule_ruling_and_card_per_language(project):
     assert ref == {"rule": "casting-spells", "number": "601.2b", "page": "fr/rules/casting-spells.html#601.2b"}
 
 
-def test_rendering_is_deterministic():
-    first, *_ = render_tree(ROOT)
-    second, *_ = render_tree(ROOT)
+def test_rendering_is_deterministic(seed):
+    first, *_ = render_tree(seed)
+    second, *_ = render_tree(seed)
     assert first == second

@@ -8,7 +8,6 @@ import re
 
 import pytest
 
-from conftest import ROOT
 from rulekb.changes import compare_releases
 from test_render import render_tree
 
@@ -55,8 +54,8 @@ def test_labels_are_in_the_readers_language(recent_site):
     assert ("Modifications", "changes/index.md") in site.nav["fr"]
 
 
-def test_without_two_imported_releases_there_is_no_changes_page():
-    site, *_ = render_tree(ROOT)
+def test_without_two_imported_releases_there_is_no_changes_page(seed):
+    site, *_ = render_tree(seed)
     for lang, docs in site.docs.items():
         assert not [path for path in docs if path.startswith("changes/")]
         assert all(path != "changes/index.md" for _, path in site.nav[lang])

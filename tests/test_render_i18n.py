@@ -14,7 +14,8 @@ from rulekb.i18n import POT_FILE, extract_messages, load_ui, pot_text, read_cata
 from rulekb.models import Language
 from rulekb.knowledge import load_knowledge_base
 
-ROOT = Path(__file__).resolve().parent.parent
+from conftest import ROOT, seed_project
+
 PACKAGE = ROOT / "tools" / "rulekb"
 PLACEHOLDER = re.compile(r"\{[a-z_]+\}")
 
@@ -30,7 +31,7 @@ def test_the_message_template_is_up_to_date():
 
 
 def _catalog_languages() -> list[str]:
-    kb = load_knowledge_base(ROOT)
+    kb = load_knowledge_base(seed_project())
     return [code for code in kb.target_languages if (ROOT / "translations" / "ui" / f"{code}.po").is_file()]
 
 

@@ -8,7 +8,6 @@ import re
 
 import pytest
 
-from conftest import ROOT
 from rulekb.releases import imported, numbering
 from test_render import render_tree
 
@@ -88,10 +87,10 @@ def test_a_number_that_is_gone_leads_to_the_rule_that_had_it(four):
     assert f"{gone[0]} is no longer a rule number; it was the number of" in page
 
 
-def test_the_seed_data_leads_old_numbers_to_their_rule(tmp_path):
+def test_the_seed_data_leads_old_numbers_to_their_rule(seed, tmp_path):
     """Without any imported release, the numbers of the rules' histories: 502.16 (before 2009) is
     Buyback, today 702.27."""
-    site, *_ = render_tree(ROOT)
+    site, *_ = render_tree(seed)
     page = site.files["en/n/502.16.html"]
     assert REFRESH.search(page).groups() == ("0", "../rules/buyback.html#702.24")
     assert ('502.16 is no longer a rule number; it was the number of <a href="../rules/buyback.html#702.24">'

@@ -40,12 +40,12 @@ def test_every_page_template_defines_its_page_as_the_macro_markdown():
     assert any(name.endswith(".md.j2") for name in PAGE_TEMPLATES)
 
 
-def test_pages_render_a_page_in_their_language():
+def test_pages_render_a_page_in_their_language(seed):
     from rulekb.i18n import load_uis
     from rulekb.render.templating import Pages
     from rulekb.knowledge import load_knowledge_base
-    kb = load_knowledge_base(ROOT)
-    pages = Pages(load_uis(ROOT, kb.languages)["de"])
+    kb = load_knowledge_base(seed)
+    pages = Pages(load_uis(seed, kb.languages)["de"])
     out = pages.render("pages/borrowed.md.j2", head=Markup("---\ntitle: x\n---\n"), body=Markup("*b*"), lang="en")
     assert out.startswith("---\ntitle: x\n---\n\n<div class=\"rulekb-badges rulekb-page-badge\">")
     assert "Englisch — noch nicht übersetzt" in out and out.endswith('<div lang="en" markdown>\n\n*b*\n\n</div>\n')

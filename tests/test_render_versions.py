@@ -9,7 +9,7 @@ import pytest
 
 from conftest import data_copy
 from test_import_cr import SYNTHETIC
-from test_render import ROOT, Elements, render_tree
+from test_render import Elements, render_tree
 from rulekb.importers.cr import import_release
 from rulekb.render.versions import diff_html
 
@@ -24,8 +24,8 @@ def section(page: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def project():
-    site, *_ = render_tree(ROOT)
+def project(seed):
+    site, *_ = render_tree(seed)
     return site
 
 

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
 from rulekb.knowledge import load_knowledge_base
 
 # Per seed: the language of each paragraph, in order; None marks a heading that introduces a
@@ -25,8 +24,8 @@ DATE = re.compile(r"^(\d\d)/(\d\d)/(\d{4})$")
 
 
 @pytest.fixture(scope="module")
-def kb():
-    return load_knowledge_base(ROOT)
+def kb(seed):
+    return load_knowledge_base(seed)
 
 
 def _texts(kb, lang: str) -> list[str]:

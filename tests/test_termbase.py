@@ -19,8 +19,8 @@ from rulekb.knowledge import load_knowledge_base
 
 
 @pytest.fixture(scope="module")
-def tb():
-    return load_termbase(ROOT, load_knowledge_base(ROOT))
+def tb(seed):
+    return load_termbase(seed, load_knowledge_base(seed))
 
 
 # ---------------------------------------------------------------- the project's termbase

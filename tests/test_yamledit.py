@@ -12,7 +12,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import DATA, ROOT
+from conftest import DATA, ROOT, SEED, seed_project
 from rulekb import yamledit
 from rulekb.diagnostics import DataError
 from rulekb.load import MapNode, parse_text
@@ -26,8 +26,8 @@ LANGS = ("en", "de", "fr")
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     """A writable copy of the project's data."""
-    for folder in ("rules", "translations"):
-        shutil.copytree(ROOT / folder, tmp_path / folder, ignore=shutil.ignore_patterns("*.po"))
+    shutil.copytree(SEED / "rules", tmp_path / "rules")
+    shutil.copytree(ROOT / "translations", tmp_path / "translations", ignore=shutil.ignore_patterns("*.po"))
     return tmp_path
 
 
@@ -75,17 +75,17 @@ def variant_node(text: str, path: tuple) -> MapNode:
     return node
 
 
-# --- set fields: on every text variant of the real data -----------------------------------------
+# --- set fields: on every text variant of the seed data -----------------------------------------
 
 def all_variants():
-    kb = load_knowledge_base(ROOT)
+    kb = load_knowledge_base(seed_project())
     return [(u, lang, i) for u in kb.units() for lang in u.languages for i in range(len(u.variants[lang]))]
 
 
 @pytest.mark.parametrize("unit,lang,index", all_variants(), ids=lambda x: x.id if isinstance(x, Unit) else str(x))
 def test_set_text_of_any_variant_touches_only_that_variant(unit: Unit, lang: str, index: int):
     variant = unit.variants[lang][index]
-    old = (ROOT / variant.pos.file).read_text(encoding="utf-8")
+    old = (seed_project() / variant.pos.file).read_text(encoding="utf-8")
     text = "Neu: „zitiert“ – it's #1 {X}"
     fields = (("text", text), ("status", "draft"))
     if lang != "en":
@@ -104,12 +104,12 @@ def test_set_text_of_any_variant_touches_only_that_variant(unit: Unit, lang: str
         assert values["translated_from"] == "0123456789abcdef"
 
 
-def test_setting_the_value_a_field_has_changes_nothing():
-    kb = load_knowledge_base(ROOT)
+def test_setting_the_value_a_field_has_changes_nothing(seed):
+    kb = load_knowledge_base(seed)
     for unit in kb.units():
         for variants in unit.variants.values():
             for v in variants:
-                old = (ROOT / v.pos.file).read_text(encoding="utf-8")
+                old = (seed / v.pos.file).read_text(encoding="utf-8")
                 fields = (("text", v.text), ("status", v.status.value))
                 assert yamledit.edit_text(v.pos.file, old, [yamledit.SetFields(v.pos.file, v.pos.line, fields)]) == old
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 
-from conftest import DATA, ROOT
+from conftest import DATA
 from rulekb.commands import main
 
 KB = DATA / "qa" / "kb"
@@ -65,8 +65,8 @@ def test_reports_and_output_together_are_refused(capsys, tmp_path):
     assert code == 2 and "not both" in err and not any(tmp_path.iterdir())
 
 
-def test_real_data_fails_on_its_seed_defects(capsys):
-    code, out, _ = run(capsys, "--root", str(ROOT), "check", "--profile", "ci")
+def test_real_data_fails_on_its_seed_defects(seed, capsys):
+    code, out, _ = run(capsys, "--root", str(seed), "check", "--profile", "ci")
     assert code == 1 and "[staleness.stale] retrace.a (fr)" in out
 
 

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import ROOT
 from rulekb.check import run_checks
 from rulekb.knowledge import load_knowledge_base
 
 
 @pytest.fixture(scope="module")
-def result():
-    return run_checks(load_knowledge_base(ROOT), ROOT)
+def result(seed):
+    return run_checks(load_knowledge_base(seed), seed)
 
 
 def find(result, code, entry, lang):
