@@ -273,7 +273,6 @@ def test_an_older_release_imported_later_keeps_the_newest_canonical(tmp_path):
 def test_import_into_a_dataset_leaves_the_project_alone(tmp_path, capsys):
     project = data_copy(tmp_path / "project")
     (project / "mkdocs.yml").write_text("site_name: test\n", "utf-8")
-    (project / "content").mkdir()
     (project / "content" / "index.md").write_text("# Home\n", "utf-8")
     before = rules_digest(project)
     dataset = tmp_path / "project" / "build" / "fullcr"
