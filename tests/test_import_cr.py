@@ -21,6 +21,7 @@ from rulekb.commands import main
 from rulekb.commands.show import show_release
 from rulekb.importers.cr import import_release, import_releases
 from rulekb.releases import english_at, english_versions, numbering
+from rulekb.changes import compare_releases
 from rulekb.models import SOURCE_LANGUAGE, english_hash
 from rulekb.knowledge import load_knowledge_base
 
@@ -491,3 +492,26 @@ def test_an_incomplete_or_double_release_is_refused_over_a_full_import(synthetic
     err = capsys.readouterr().err
     assert f"{bad}:" in err and fragment in err and "Traceback" not in err
     assert rules_digest(synthetic) == before
+
+
+def test_a_subrule_printed_with_another_rules_number_keeps_that_number_in_its_release(tmp_path):
+    """2006-2007 printed 423.2b as 432.2b under the rule 423.2: the subrule stays where the text puts
+    it and keeps its own number in that release (its rule's letter in the others)."""
+    text = SYNTHETIC[0].read_text(encoding="utf-8")
+    assert "\n702.2b A creature" in text
+    misprinted = write(tmp_path / "release-2030-01-01.txt", text.replace("\n702.2b A creature", "\n720.2b A creature"),
+                       "utf-8", "\n")
+    root = data_copy(tmp_path / "kb")
+    result = import_releases(root, [misprinted, SYNTHETIC[1]])
+    assert any("subrule 720.2b is under rule 702.2" in w.message for w in result.reports[0].warnings)
+    kb = load_knowledge_base(root)
+    old, new = numbering(kb, "2030-01-01"), numbering(kb, "2031-06-01")
+    assert "720.2b" in old and "702.2b" not in old
+    deathtouch = old["720.2b"].rule
+    assert old["720.2b"].subrule.unit.text(SOURCE_LANGUAGE).text.startswith("A creature with toughness")
+    assert new["702.3c"].subrule.unit.id == old["720.2b"].subrule.unit.id and new["702.3c"].rule is deathtouch
+    found = compare_releases(kb, "2031-06-01")
+    assert ("720.2b", "702.3c") in {(c.old_number, c.new_number) for c in found.renumbered}
+    again = rules_digest(root)
+    import_releases(root, [misprinted])
+    assert rules_digest(root) == again

@@ -21,7 +21,7 @@ import enum
 from dataclasses import dataclass
 
 from .diagnostics import did_you_mean
-from .models import SOURCE_LANGUAGE, KnowledgeBase, Rule, Unit, normalise
+from .models import SOURCE_LANGUAGE, KnowledgeBase, Rule, Unit, normalise, subrule_number
 from .refs import sort_key
 from .releases import english_at, imported
 from .worddiff import word_diff
@@ -132,7 +132,7 @@ def _units(rule: Rule, release: str) -> dict[str, tuple[str, Unit]]:
         if letter is None and release == rule.release and sub in current:
             letter = sub.letter
         if letter is not None and _in(sub.unit, release):
-            out[sub.unit.id] = (base + letter, sub.unit)
+            out[sub.unit.id] = (subrule_number(base, letter), sub.unit)
     return out
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Mapping
 
-from .models import SOURCE_LANGUAGE, HistoryEntry, KnowledgeBase, Rule, Subrule, Unit
+from .models import SOURCE_LANGUAGE, HistoryEntry, KnowledgeBase, Rule, Subrule, Unit, subrule_number
 from .refs import Reference, RuleNumber, find_references, parse_rule_number
 
 
@@ -152,7 +152,7 @@ def moves(kb: KnowledgeBase) -> dict[str, tuple[Moved, ...]]:
             found = rule.number_in(first) if first else None
             if found is not None:  # its number when it moved here
                 letter = sub.letters.get(first) if sub is not None else ""
-                number = found[0] + letter if letter is not None else number
+                number = subrule_number(found[0], letter) if letter is not None else number
             moved = Moved(rule, unit, number, first, old_rule, previous, old_number, until[-1] if until else None)
             out.setdefault(rule.id, []).append(moved)
             out.setdefault(old_rule.id, []).append(moved)

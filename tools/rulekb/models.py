@@ -124,12 +124,20 @@ class HistoryEntry:
         return date < end
 
 
+def subrule_number(rule_number: str, letter: str) -> str:
+    """A subrule's number in a release from its rule's number there and its `letters` entry: the
+    rule's number and the letter, or the number the release printed when that is not its rule's
+    (432.2b under the rule 423.2 in 2006-2007: `letters` holds "432.2b")."""
+    return letter if "." in letter else rule_number + letter
+
+
 @dataclass(frozen=True)
 class Subrule:
     letter: str
     number: str
     unit: Unit
-    # rules release -> the subrule's letter in it, for every release it is known in
+    # rules release -> the subrule's letter in it, for every release it is known in; a full number
+    # where the release printed it under another rule's number (see subrule_number)
     letters: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     release: str | None = None  # a former subrule (not in the rule's release): the last release it was in
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from .link import Moved, link, moves
-from .models import SOURCE_LANGUAGE, KnowledgeBase, Rule, Subrule, Unit, Variant
+from .models import SOURCE_LANGUAGE, KnowledgeBase, Rule, Subrule, Unit, Variant, subrule_number
 from .refs import RuleNumber, parse_rule_number
 
 
@@ -90,7 +90,8 @@ def numbering(kb: KnowledgeBase, release: str) -> dict[str, Meaning]:
             if letter is None and release == rule.release and sub in rule.subrules:
                 letter = sub.letter
             if letter is not None:
-                out.setdefault(f"{number}{letter}", Meaning(rule, sub, f"{number}{letter}", evidence))
+                label = subrule_number(number, letter)
+                out.setdefault(label, Meaning(rule, sub, label, evidence))
     return out
 
 
@@ -241,8 +242,8 @@ def units_in(rule: Rule, release: str, letter: str | None = None) -> list[tuple[
     for sub in rule.subrules + rule.former_subrules:
         sub_letter = sub.letters.get(release) or (sub.letter if release == rule.release and sub in rule.subrules else None)
         if sub_letter is not None and (letter is None or sub_letter == letter):
-            subs.append((sub_letter, f"{base}{sub_letter}", sub.unit))
-    out += [(label, unit) for _, label, unit in sorted(subs, key=lambda s: s[0])]
+            subs.append((sub_letter, subrule_number(base, sub_letter), sub.unit))
+    out += [(label, unit) for _, label, unit in sorted(subs, key=lambda s: s[0][-1])]
     return out
 
 

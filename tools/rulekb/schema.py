@@ -35,6 +35,8 @@ LANG_CODE = re.compile(r"^[a-z]{2,3}$")
 HASH = re.compile(r"^[0-9a-f]{16}$")
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 SUBRULE_LETTER = re.compile(r"^[a-z]$")
+# a subrule's letter in a release, or the number it was printed with under another rule ("432.2b")
+SUBRULE_LETTER_OR_NUMBER = re.compile(r"^(?:[1-9][0-9]{2}\.[1-9][0-9]{0,2})?[a-z]$")
 # A subrule's key in its rule file: its letter, or (for a subrule that came after another one had
 # taken that key) letter-N; the key is the stable part of the unit id, `letters` its letter per release.
 SUBRULE_KEY = re.compile(r"^[a-z](?:-[1-9][0-9]*)?$")

@@ -21,10 +21,10 @@ from .diagnostics import DataError, Problem, did_you_mean
 from .layout import CARDS_DIR, GLOSSARY_DIR, LANGUAGES_FILE, RELEASES_DIR, RULES_DIR, RULINGS_DIR, SOURCES_FILE, TRANSLATIONS_DIR
 from .load import MapNode, Node, Scalar, SourceFile
 from .models import (SOURCE_LANGUAGE, Card, GlossaryEntry, HistoryEntry, KnowledgeBase, Move, Pos, Rule, RulesRelease,
-                     Ruling, Subrule, Unit, UnitKind)
+                     Ruling, Subrule, Unit, UnitKind, subrule_number)
 from .refs import SUBRULE_LETTERS, sort_key
 from .validate_cards import cards_from, rulings_from
-from .schema import (NOTE_KEY, SHA256, SUBRULE_KEY, SUBRULE_LETTER, UNIT_ID, Context, Project, Reader, read_history,
+from .schema import (NOTE_KEY, SHA256, SUBRULE_KEY, SUBRULE_LETTER_OR_NUMBER, UNIT_ID, Context, Project, Reader, read_history,
                      read_project, read_unit)
 
 T = TypeVar("T")
@@ -35,7 +35,8 @@ RULE_OPTIONAL = ("history", "title", "summary", "text", "subrules", "letters", "
 
 def _letters(r: Reader, node: Node | None, keys: set[str]) -> dict[str, dict[str, str]]:
     """`letters`: subrule key -> {release: letter}, where an imported release gave a subrule
-    another letter than its key (or the key is not a plain letter)."""
+    another letter than its key (or the key is not a plain letter), or printed it with another
+    rule's number (the whole number then: "432.2b" under 423.2)."""
     out: dict[str, dict[str, str]] = {}
     lm = r.entries(node, "letters") if node is not None else None
     for key, value in lm.items if lm else ():
@@ -47,8 +48,9 @@ def _letters(r: Reader, node: Node | None, keys: set[str]) -> dict[str, dict[str
         per: dict[str, str] = {}
         for rel, letter_node in vm.items if vm else ():
             date = r.date(rel, f"letters of '{key.value}' release")
-            letter = r.pattern(letter_node, f"letter of '{key.value}' in {rel.value}", SUBRULE_LETTER, "one lowercase letter")
-            if letter is not None and letter in "lo":
+            letter = r.pattern(letter_node, f"letter of '{key.value}' in {rel.value}", SUBRULE_LETTER_OR_NUMBER,
+                               "one lowercase letter, or the subrule's number as the release printed it (432.2b)")
+            if letter is not None and letter[-1] in "lo":
                 r.error(letter_node, f"letter of '{key.value}' in {rel.value} is '{letter}'", "the rules skip 'l' and 'o'")
             elif date and letter:
                 per[date] = letter
@@ -172,7 +174,8 @@ def _subrules(r: Reader, ctx: Context, m: MapNode, rid: str, number: str, releas
             taken[(rel, letter)] = k  # type: ignore[index]
         if release in known:
             letter = known[release]
-            subrules.append(Subrule(letter, f"{number}{letter}", _relabel(unit, f"{number}{letter}"),  # type: ignore[arg-type]
+            label = subrule_number(number, letter)  # type: ignore[arg-type]
+            subrules.append(Subrule(letter[-1], label, _relabel(unit, label),  # type: ignore[index]
                                     MappingProxyType(dict(sorted(known.items())))))  # type: ignore[arg-type]
         else:
             last = max(known)
@@ -185,8 +188,8 @@ def _subrules(r: Reader, ctx: Context, m: MapNode, rid: str, number: str, releas
                 r.error(key, f"subrule '{k}' is in the release {last}, but the rule's history gives no number for it",
                         f"add {last} to the 'releases' of the history entry with the rule's number in that release")
                 continue
-            label = f"{numbers[last]}{known[last]}"
-            former.append(Subrule(known[last], label, _relabel(unit, label),  # type: ignore[arg-type]
+            label = subrule_number(numbers[last], known[last])  # type: ignore[arg-type]
+            former.append(Subrule(known[last][-1], label, _relabel(unit, label),  # type: ignore[arg-type]
                                   MappingProxyType(dict(sorted(known.items()))), last))  # type: ignore[arg-type]
     subrules.sort(key=lambda s: SUBRULE_LETTERS.index(s.letter))
     return subrules, former

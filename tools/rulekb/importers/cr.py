@@ -26,7 +26,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -167,6 +167,9 @@ class RuleState:
     curated_release: str | None                 # the release the file states, when no import says it
     matched: bool = False
     renumbered_from: str | None = None
+    # subrule key -> {release: number} where the release printed the subrule with another rule's
+    # number (432.2b under 423.2): written into `letters` as that number (models.subrule_number)
+    printed: dict[str, dict[str, str]] = field(default_factory=dict)
 
     @classmethod
     def new(cls, rid: str, path: str, number: str, date: str) -> "RuleState":
@@ -176,15 +179,19 @@ class RuleState:
     def of(cls, rule: Rule, data: dict[str, Any]) -> "RuleState":
         facts = {rel: e.number for e in rule.history for rel in e.releases}
         letters: dict[str, dict[str, str]] = {}
+        printed: dict[str, dict[str, str]] = {}
         for sub in rule.subrules + rule.former_subrules:
             key = sub.unit.id.split(".", 1)[1]
-            letters[key] = dict(sub.letters) or {rule.release: sub.letter}
+            letters[key] = {rel: letter[-1] for rel, letter in sub.letters.items()} or {rule.release: sub.letter}
+            numbers = {rel: letter for rel, letter in sub.letters.items() if len(letter) > 1}
+            if numbers:
+                printed[key] = numbers
         curated = None if rule.release in facts else rule.release
-        return cls(rule.id, rule.file, data, facts, letters, curated)
+        return cls(rule.id, rule.file, data, facts, letters, curated, printed=printed)
 
     def retract(self, date: str) -> None:
         self.facts.pop(date, None)
-        for per in self.letters.values():
+        for per in (*self.letters.values(), *self.printed.values()):
             per.pop(date, None)
         for unit in self._units():
             retract(unit, date)
@@ -199,6 +206,14 @@ class RuleState:
 
     def subrule(self, key: str) -> dict[str, Any]:
         return self.data.setdefault("subrules", {}).setdefault(key, {})
+
+    def print_number(self, key: str, date: str, rule_number: str, sub: crtext.ParsedSubrule) -> None:
+        """The subrule `key` is `sub` in the release `date`: it keeps the number the release printed
+        when that is not its rule's number and its letter (432.2b under the rule 423.2)."""
+        if sub.number != rule_number + sub.letter:
+            self.printed.setdefault(key, {})[date] = sub.number
+        elif date in self.printed.get(key, {}):
+            del self.printed[key][date]
 
     def finish(self, date: str, newest: str, registered: set[str]) -> None:
         """Recompute number, release, history, letters, canonical texts, key order."""
@@ -229,7 +244,7 @@ class RuleState:
             self.data["subrules"] = {k: subrules[k] for k in sorted(subrules, key=order) if subrules[k]}
             letters = {}
             for key in self.data["subrules"]:
-                per = self.letters.get(key, {})
+                per = {**self.letters.get(key, {}), **self.printed.get(key, {})}
                 implicit = _unit_releases(self.data["subrules"][key])
                 explicit = {rel: letter for rel, letter in sorted(per.items())
                             if not (letter == key and rel in implicit)}
@@ -602,6 +617,7 @@ class Merge:
             given[sub.letter] = key
             add_text(state.subrule(key), sub.text, self.date, self.release_sources, self.counts)
             state.letters.setdefault(key, {})[self.date] = sub.letter
+            state.print_number(key, self.date, rule.number, sub)
         return {key for key in found if key is not None}
 
     def _repeated(self, state: RuleState, rule: crtext.ParsedRule) -> None:
@@ -618,6 +634,7 @@ class Merge:
                     key, n = f"{sub.letter}-{n}", n + 1
                 given[sub.letter] = key
                 state.letters.setdefault(key, {})[self.date] = sub.letter
+                state.print_number(key, self.date, rule.number, sub)
             add_text(state.subrule(key), sub.text, self.date, self.release_sources, self.counts)
 
     def _moves(self, ended: list[tuple[str, str, str]], started: list[tuple[str, str, str, str]]) -> None:

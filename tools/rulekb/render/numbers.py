@@ -22,7 +22,7 @@ from typing import Iterator
 
 from markupsafe import Markup
 
-from ..models import KnowledgeBase, Rule, Subrule
+from ..models import KnowledgeBase, Rule, Subrule, subrule_number
 from ..refs import sort_key
 from ..releases import horizon, imported
 from . import paths
@@ -119,9 +119,9 @@ def number_holders(kb: KnowledgeBase) -> dict[str, tuple[Holder, ...]]:
         for sub in rule.subrules + rule.former_subrules:
             for date, letter in sub.letters.items():
                 if date in by_release:
-                    add(by_release[date] + letter, rule, sub)[0].add(date)
+                    add(subrule_number(by_release[date], letter), rule, sub)[0].add(date)
                 elif curated and date == rule.release:
-                    add(rule.number + letter, rule, sub)[1].append(
+                    add(subrule_number(rule.number, letter), rule, sub)[1].append(
                         Span(date, None if date == newest else date))
     out: dict[str, tuple[Holder, ...]] = {}
     for number in sorted(found, key=sort_key):
