@@ -58,6 +58,17 @@ def test_ascii_is_reported_as_ascii():
     assert decode(b"100.1. Rules.\n", "x.txt") == ("100.1. Rules.\n", "ascii")
 
 
+@pytest.mark.parametrize("text, codec", [
+    # 2004-02-01 was saved in Mac OS Roman, 2013-07-11 in the DOS code page 437: read as cp1252 they
+    # said "DCIª", "Basic Land Ð Mountain", "Dandƒn", "Ghazb\xa0n"
+    ('Example: "Basic Land – Mountain" and the DCI™ Floor Rules.\n', "mac-roman"),
+    ("Dandân, Ghazbán Ogre, Junún Efreet; Æther Storm.\n", "cp437"),
+    ("El-Hajjâj, Dandân’s “deathtouch” – Æther™.\n", "cp1252"),
+])
+def test_an_8bit_file_is_read_in_the_code_page_it_was_saved_in(text, codec):
+    assert decode(text.encode(codec), "x.txt") == (text, codec)
+
+
 def test_bytes_neither_utf8_nor_cp1252_are_refused_with_file_and_line():
     data = "100.1. One.\n".encode() + b"100.2. Two \x81 three.\n"
     with pytest.raises(DataError) as err:

@@ -180,7 +180,9 @@ def _position(text_before: str) -> tuple[int, int]:
 
 def decode(data: bytes, path: str) -> tuple[str, str]:
     """The text of a release file and the encoding it was read with; DataError when it is
-    neither UTF-8 (with or without BOM), UTF-16 (LE/BE, with or without BOM) nor cp1252."""
+    neither UTF-8 (with or without BOM), UTF-16 (LE/BE, with or without BOM) nor cp1252. An 8-bit
+    file is cp1252 unless cp1252 reads characters no rules text has where they are and Mac OS Roman
+    or the DOS code page 437 reads none (`_odd_characters`)."""
     boms = ((b"\xef\xbb\xbf", "utf-8", "utf-8-sig"), (b"\xff\xfe", "utf-16-le", "utf-16-le (BOM)"),
             (b"\xfe\xff", "utf-16-be", "utf-16-be (BOM)"))
     for bom, codec, name in boms:
@@ -194,13 +196,47 @@ def decode(data: bytes, path: str) -> tuple[str, str]:
         return text, "ascii" if text.isascii() else "utf-8"
     except UnicodeDecodeError:
         pass
+    failure: UnicodeDecodeError | None = None
     try:
-        return data.decode("cp1252"), "cp1252"
+        text: str | None = data.decode("cp1252")
     except UnicodeDecodeError as exc:
-        line, col = _position(data[: exc.start].decode("cp1252", errors="replace"))
-        raise DataError([Problem(path, line, col,
-                                 f"byte 0x{data[exc.start]:02x} is neither UTF-8 nor cp1252 (Windows-1252)",
-                                 "convert the file to UTF-8 (e.g. iconv -f ENCODING -t UTF-8) and import it again")])
+        text, failure = None, exc
+    if text is not None and not _odd_characters(text):
+        return text, "cp1252"
+    for codec in EIGHT_BIT_OTHERS:  # Mac OS Roman (2004-02-01), the DOS code page 437 (2013-07-11)
+        other = data.decode(codec)
+        if not _odd_characters(other):
+            return other, codec
+    if text is not None or failure is None:
+        return text or "", "cp1252"
+    line, col = _position(data[: failure.start].decode("cp1252", errors="replace"))
+    raise DataError([Problem(path, line, col,
+                             f"byte 0x{data[failure.start]:02x} is neither UTF-8 nor cp1252 (Windows-1252), and the "
+                             "file reads as no Mac OS Roman or DOS (437) text",
+                             "convert the file to UTF-8 (e.g. iconv -f ENCODING -t UTF-8) and import it again")])
+
+
+# 8-bit code pages some official files were saved in, tried when cp1252 reads characters no rules text has
+EIGHT_BIT_OTHERS = ("mac-roman", "cp437")
+# marks a rules text may have outside words; letters of Latin-1 inside words (card names: Dandân, Ghazbán)
+TYPOGRAPHIC = frozenset("‘’“”–—…•™®©°·")
+
+
+def _odd_characters(text: str) -> int:
+    """How many non-ASCII characters of `text` no rules text would have where they are: a
+    typographic mark, or a Latin-1 letter next to an ASCII letter (a capital one not between two
+    small ones), is plausible; anything else is odd (cp1252's ƒ, ‰, Ð, ª in a file of another code page)."""
+    odd = 0
+    for i, c in enumerate(text):
+        if c.isascii() or c in TYPOGRAPHIC:
+            continue
+        before = text[i - 1] if i else " "
+        after = text[i + 1] if i + 1 < len(text) else " "
+        latin = "\u00c0" <= c <= "\u00ff" and c.isalpha()
+        near = (before.isascii() and before.isalpha()) or (after.isascii() and after.isalpha())
+        if not (latin and near) or (c.isupper() and before.islower() and after.islower()):
+            odd += 1
+    return odd
 
 
 def _strict(data: bytes, codec: str, name: str, path: str) -> str:
