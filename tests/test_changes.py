@@ -64,6 +64,20 @@ def test_changes_of_2026_01_16_agree_with_a_line_diff_of_the_two_files(recent, s
     assert found.typography == ()
 
 
+def test_glossary_changes_of_2026_01_16_agree_with_a_line_diff(recent, shared):
+    """The glossary entries (term, definition) a diff of the two files shows as gone and as come
+    are the terms `changes` lists: Blight new, Friends Forever removed, none reworded."""
+    _, kb = recent
+    found = compare_releases(kb, "2026-01-16")
+    _, old_terms = official_lines(archive_file(shared, "2025-11-14"))
+    _, new_terms = official_lines(release_file(shared, "2026-01-16"))
+    assert {g.before for g in found.glossary if g.before} == set(old_terms) - set(new_terms)
+    assert {g.after for g in found.glossary if g.after} == set(new_terms) - set(old_terms)
+    assert [g.term for g in found.glossary_of("new")] == ["Blight"]
+    assert [g.term for g in found.glossary_of("removed")] == ["Friends Forever"]
+    assert found.glossary_of("reworded") == found.glossary_of("typography") == ()
+
+
 def test_changes_across_renumbering_agree_with_a_line_diff(full, shared):
     """2018-01-19 against 2011-05-01: hundreds of rules renumbered, reworded and retypeset."""
     _, _, kb, _ = full
@@ -128,8 +142,11 @@ def test_command_prints_each_kind_apart(recent, capsys):
     # a text of several lines keeps its lines indented under the number
     assert "\n    Example: Arc Trail is a sorcery" in reworded
     assert "that 2026-01-16 no longer has (1): 702.124p" in out
-    assert out.rstrip().endswith("6 new, 1 removed, 3 renumbered, 6 reworded, 0 typography only "
-                                 "(2025-11-14 -> 2026-01-16)")
+    glossary = next(p for p in parts if p.startswith("Glossary, new terms (1):"))
+    assert "\n  Blight  A keyword action. To blight N means" in glossary
+    assert "Glossary, removed terms (1):\n  Friends Forever  A variant of the partner ability" in out
+    assert out.rstrip().endswith("6 new, 1 removed, 3 renumbered, 6 reworded, 0 typography only; glossary: "
+                                 "1 new, 1 removed, 0 reworded, 0 typography (2025-11-14 -> 2026-01-16)")
 
 
 @pytest.mark.parametrize("argv, code, message", [
@@ -149,6 +166,6 @@ def test_command_errors(recent, capsys, argv, code, message):
     assert captured.out == ""
 
 
-def test_command_on_the_seed_data_says_no_release_is_imported(capsys):
-    assert main(["changes", "2026-01-16"]) == 1
+def test_command_on_the_seed_data_says_no_release_is_imported(seed, capsys):
+    assert main(["--root", str(seed), "changes", "2026-01-16"]) == 1
     assert "no release is imported: rulekb import cr FILE" in capsys.readouterr().err

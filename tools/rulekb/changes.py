@@ -10,7 +10,8 @@ unit, following each rule and subrule by its identity, whatever its number in ei
   that moved to another rule, `Rule.moves`, counts as renumbered from where it was);
 - reworded: one whose English changed in meaning, with the word diff;
 - typography: one whose English changed only in quotes, dashes, apostrophes or spaces (the same
-  `models.normalise` form the translations' hashes are taken of), counted and listed apart.
+  `models.normalise` form the translations' hashes are taken of), counted and listed apart;
+- the glossary likewise: terms new, removed, reworded (term or definition) or changed in typography alone.
 
 Both releases must be imported in full: only then is the absence of a number a fact.
 """
@@ -21,7 +22,7 @@ import enum
 from dataclasses import dataclass
 
 from .diagnostics import did_you_mean
-from .models import SOURCE_LANGUAGE, KnowledgeBase, Rule, Unit, normalise, subrule_number
+from .models import SOURCE_LANGUAGE, GlossaryEntry, KnowledgeBase, Rule, Unit, normalise, subrule_number
 from .refs import sort_key
 from .releases import english_at, imported
 from .worddiff import word_diff
@@ -69,6 +70,34 @@ class Change:
 
 
 @dataclass(frozen=True)
+class GlossaryChange:
+    """A glossary term between two releases: its term and definition in the older (None: it is
+    new) and in the newer release (None: it was removed)."""
+
+    entry: GlossaryEntry
+    before: tuple[str, str] | None   # (term, definition)
+    after: tuple[str, str] | None
+
+    @property
+    def term(self) -> str:
+        return (self.after or self.before or ("", ""))[0]
+
+    @property
+    def text(self) -> TextChange:
+        if self.before is None or self.after is None or self.before == self.after:
+            return TextChange.SAME
+        if all(normalise(a) == normalise(b) for a, b in zip(self.before, self.after)):
+            return TextChange.TYPOGRAPHY
+        return TextChange.REWORDED
+
+    def diff(self) -> tuple[tuple[str, str], ...]:
+        """The word diff of its term and definition, as one text ("term: definition")."""
+        def joined(side: tuple[str, str] | None) -> str:
+            return f"{side[0]}: {side[1]}" if side else ""
+        return word_diff(joined(self.before), joined(self.after))
+
+
+@dataclass(frozen=True)
 class ReleaseChanges:
     """What changed from release `old` to release `new`, each list in the newer (else older)
     release's numeric order."""
@@ -82,10 +111,19 @@ class ReleaseChanges:
     typography: tuple[Change, ...]   # changes of typography alone, apart from those of meaning
     numbers_gone: tuple[str, ...]    # numbers of the older release that the newer one does not use
     numbers_added: tuple[str, ...]   # numbers of the newer release that the older one did not use
+    glossary: tuple[GlossaryChange, ...] = ()   # the glossary terms that changed, by term
 
     @property
     def unchanged(self) -> bool:
-        return not (self.new_units or self.removed or self.renumbered or self.reworded or self.typography)
+        return not (self.new_units or self.removed or self.renumbered or self.reworded or self.typography
+                    or self.glossary)
+
+    def glossary_of(self, kind: str) -> tuple[GlossaryChange, ...]:
+        """The glossary changes of one kind: "new", "removed", "reworded" or "typography"."""
+        wanted = {"reworded": TextChange.REWORDED, "typography": TextChange.TYPOGRAPHY}
+        return tuple(g for g in self.glossary
+                     if (kind == "new" and g.before is None) or (kind == "removed" and g.after is None)
+                     or (g.before is not None and g.after is not None and g.text is wanted.get(kind)))
 
 
 class UnknownRelease(ValueError):
@@ -186,6 +224,15 @@ def compare_releases(kb: KnowledgeBase, new: str, old: str | None = None) -> Rel
             before = english_at(unit, old, rule.release)
             changes.append(Change(rule, unit, number, None, before.text if before else None, None))
     changes.sort(key=lambda c: (sort_key(c.number), c.old_number is None, c.unit.id))
+    glossary = []
+    for entry in kb.glossary:
+        sides = []
+        for release in (old, new):
+            term, definition = english_at(entry.term, release), english_at(entry.definition, release)
+            sides.append((term.text, definition.text if definition else "") if term is not None else None)
+        if sides[0] != sides[1]:
+            glossary.append(GlossaryChange(entry, sides[0], sides[1]))
+    glossary.sort(key=lambda g: (g.term.casefold(), g.entry.id))
     old_numbers = {number for number, _, _ in olds.values()}
     new_numbers = {number for number, _, _ in news.values()}
     return ReleaseChanges(
@@ -197,4 +244,5 @@ def compare_releases(kb: KnowledgeBase, new: str, old: str | None = None) -> Rel
         reworded=tuple(c for c in changes if c.text is TextChange.REWORDED),
         typography=tuple(c for c in changes if c.text is TextChange.TYPOGRAPHY),
         numbers_gone=tuple(sorted(old_numbers - new_numbers, key=sort_key)),
-        numbers_added=tuple(sorted(new_numbers - old_numbers, key=sort_key)))
+        numbers_added=tuple(sorted(new_numbers - old_numbers, key=sort_key)),
+        glossary=tuple(glossary))

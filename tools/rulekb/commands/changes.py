@@ -1,6 +1,6 @@
 """`rulekb changes RELEASE [--since OLDER]`: what changed in a rules release against the release
 before it (or OLDER): new, removed, renumbered and reworded rules and subrules, the changes of
-typography alone apart (`rulekb.changes`)."""
+typography alone apart, and the glossary's new, removed and reworded terms (`rulekb.changes`)."""
 
 from __future__ import annotations
 
@@ -43,6 +43,7 @@ def run(args: argparse.Namespace) -> Exit:
     from ..changes import UnknownRelease, compare_releases, previous
     from ..releases import imported, valid_release
     from ..knowledge import load_knowledge_base
+    from ..worddiff import format_diff
     for option, release in (("RELEASE", args.release), ("--since", args.since)):
         if release is not None and not valid_release(release):
             raise Failure(f"{option} '{release}' is not a date", hint="write a release as YYYY-MM-DD, e.g. 2026-01-16")
@@ -80,8 +81,21 @@ def run(args: argparse.Namespace) -> Exit:
     if found.numbers_added:
         print(f"Numbers that {found.new} has and {found.old} had not ({len(found.numbers_added)}): "
               + ", ".join(found.numbers_added))
+    kinds = (("new", "Glossary, new terms"), ("removed", "Glossary, removed terms"),
+             ("reworded", "Glossary, reworded"), ("typography", "Glossary, typography only"))
+    for kind, heading in kinds:
+        terms = found.glossary_of(kind)
+        print(f"\n{heading} ({len(terms)}):")
+        for g in terms:
+            side = g.after or g.before or ("", "")
+            if kind in ("new", "removed"):
+                print(f"  {side[0]}  {_short(side[1])}")
+            else:
+                print(f"  {g.term}\n    " + format_diff(g.diff()).replace("\n", "\n    "))
     print(f"\n{len(found.new_units)} new, {len(found.removed)} removed, {len(found.renumbered)} renumbered, "
-          f"{len(found.reworded)} reworded, {len(found.typography)} typography only ({found.old} -> {found.new})")
+          f"{len(found.reworded)} reworded, {len(found.typography)} typography only; glossary: "
+          + ", ".join(f"{len(found.glossary_of(kind))} {kind}" for kind, _ in kinds)
+          + f" ({found.old} -> {found.new})")
     return Exit.OK
 
 
