@@ -197,3 +197,14 @@ def test_hash_reads_standard_input_and_refuses_what_is_not_utf8():
     done = hashed(b"R\xfcckkauf")
     assert done.returncode == 2 and b"Traceback" not in done.stderr
     assert b"error: standard input is not UTF-8 (byte 0xfc at offset 1)" in done.stderr
+
+
+def test_show_prints_the_rules_number_history(seed, capsys):
+    code, out, _ = run(capsys, seed, "show", "502.81")
+    assert code == 0
+    history = out.split("number history:\n", 1)[1].split("\n702.78 ", 1)[0].splitlines()
+    assert history == ["  502.81     until 2009-05; source cr-archive",
+                       "  702.78     2009-07-11 … 2011-05-01; source cr-archive",
+                       "  702.79     2011-06 … 2013-07; source cr-archive",
+                       "  702.80     2013-07 … 2021-04; source cr-archive",
+                       "  702.81     since 2021-04; source cr-archive"]

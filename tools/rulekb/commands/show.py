@@ -11,7 +11,7 @@ from ..exitcodes import Exit
 from .common import Command, Failure, project_root
 
 if TYPE_CHECKING:
-    from ..models import KnowledgeBase, Unit
+    from ..models import KnowledgeBase, Rule, Unit
 
 NOT_A_NUMBER = "'{ref}' is not a rule number; write it like 702.78 or 702.78a"
 
@@ -57,10 +57,29 @@ def run(args: argparse.Namespace) -> Exit:
     title = rule.title.text(langs[0]) if rule.title else None
     name = f" {title.text}" if title else ""
     print(f"rule {rule.number}{name} (id {rule.id}; number today: {rule.current_number})")
+    for line in _history(rule):
+        print(line)
     units = [found.target.subrule.unit] if found.target.subrule else list(rule.units)
     for unit in units:
         _print_unit(unit, langs, kb)
     return Exit.OK
+
+
+def _history(rule: Rule) -> list[str]:
+    """The rule's number history, oldest first: each number with the releases (imported) or the
+    span (from a curated history) it covers, and its source."""
+    if not rule.history:
+        return []
+    out = ["number history:"]
+    for entry, end, current in rule.history_spans():
+        if entry.releases:
+            first, last, n = entry.releases[0], entry.releases[-1], len(entry.releases)
+            span = f"{first} … {last} ({n} release{'s' if n != 1 else ''})" if n > 1 else f"{first} (1 release)"
+        else:
+            span = (f"since {entry.since}" if current else f"until {end}" if entry.since is None
+                    else f"{entry.since} … {end}" if end else f"{entry.since}")
+        out.append(f"  {entry.number:<10} {span}; source {entry.source}")
+    return out
 
 
 def _print_unit(unit: Unit, langs: Sequence[str], kb: KnowledgeBase) -> None:
