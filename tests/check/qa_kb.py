@@ -83,10 +83,20 @@ def run(code: str, kb: KnowledgeBase, selected: tuple[str, ...] = (), tb=None) -
     return list(check(code).run(ctx))
 
 
+def findings(kb: KnowledgeBase, codes: tuple[str, ...]) -> list:
+    """The findings of the checks `codes` as `run_checks` makes them: stamped (severity, published
+    texts) and merged (one defect, one finding)."""
+    from rulekb.check import all_checks, merge_findings, stamp
+    ctx = Context(kb, termbase())
+    ctx.selected = frozenset(codes)
+    found = [stamp(ctx, check(code), issue) for code in codes for issue in check(code).run(ctx)]
+    return merge_findings(found, {c.code: i for i, c in enumerate(all_checks())})
+
+
 def one_text(lang: str, text: str, english: str = "Retrace appears on some instants and sorceries.") -> KnowledgeBase:
     """A KB whose rule 702.78 has one subrule: `text` in `lang` (with `english` beside it for de/fr)."""
     texts = {"en": text} if lang == SOURCE_LANGUAGE else {"en": english, lang: text}
     return kb_of(rule(subrules={"a": texts}))
 
 
-__all__ = ["kb_of", "rule", "ruling", "run", "one_text", "unit"]
+__all__ = ["kb_of", "rule", "ruling", "run", "one_text", "unit", "findings"]

@@ -19,7 +19,7 @@ def run(capsys, *argv):
 
 def test_exit_1_when_errors_remain(capsys):
     code, out, _ = run(capsys, "--root", str(KB), "check")
-    assert code == 1 and "FAILED: 3 errors" in out
+    assert code == 1 and "FAILED: 2 errors" in out
 
 
 def test_exit_0_when_no_error_remains(capsys):
@@ -46,7 +46,7 @@ def test_output_file(capsys, tmp_path):
     target = tmp_path / "out" / "qa.json"
     code, out, err = run(capsys, "--root", str(KB), "check", "--format", "json", "--output", str(target))
     assert code == 1 and out == "" and f"wrote {target}" in err
-    assert json.loads(target.read_text(encoding="utf-8"))["summary"]["errors"] == 3
+    assert json.loads(target.read_text(encoding="utf-8"))["summary"]["errors"] == 2
 
 
 def test_reports_writes_every_format_of_one_run(capsys, tmp_path):

@@ -11,29 +11,64 @@ EN_A = "Retrace appears on some instants and sorceries."
 EN_N1 = "A retrace card cast from your graveyard follows the normal timing rules."
 
 COVERAGE = [
-    # (lang, texts of subrule a, texts of note n1, units flagged by coverage.missing, by structure.missing-unit)
-    ("de", {"en": EN_A}, {"en": EN_N1}, {"retrace.a", "retrace.n1"}, set()),
-    ("de", {"en": EN_A, "de": "Zurückverfolgen erscheint auf Spontanzaubern."}, {"en": EN_N1}, set(), {"retrace.n1"}),
+    # (lang, texts of subrule a, texts of note n1, units named by coverage.partial). The backlog (nothing
+    # of a rule in a language) is a figure of the coverage, not a finding.
+    ("de", {"en": EN_A}, {"en": EN_N1}, set()),
+    ("de", {"en": EN_A, "de": "Zurückverfolgen erscheint auf Spontanzaubern."}, {"en": EN_N1}, {"702.78 note 1"}),
     ("de", {"en": EN_A, "de": "Zurückverfolgen erscheint auf Spontanzaubern."},
-     {"en": EN_N1, "de": "Eine Karte mit Zurückverfolgen folgt den Regeln."}, set(), set()),
-    ("fr", {"en": EN_A}, {"en": EN_N1}, {"retrace.a", "retrace.n1"}, set()),
-    ("fr", {"en": EN_A, "fr": "Le pistage apparaît sur certains éphémères."}, {"en": EN_N1}, set(), {"retrace.n1"}),
-    ("en", {"en": EN_A}, {"en": EN_N1}, set(), set()),
+     {"en": EN_N1, "de": "Eine Karte mit Zurückverfolgen folgt den Regeln."}, set()),
+    ("fr", {"en": EN_A}, {"en": EN_N1}, set()),
+    ("fr", {"en": EN_A, "fr": "Le pistage apparaît sur certains éphémères."}, {"en": EN_N1}, {"702.78 note 1"}),
+    ("fr", {"en": EN_A}, {"en": EN_N1, "fr": "Une carte avec le pistage suit les règles."}, {"702.78a"}),
+    ("en", {"en": EN_A}, {"en": EN_N1}, set()),
 ]
 
 
-@pytest.mark.parametrize("lang,a,n1,missing,partial", COVERAGE)
-def test_missing_units(lang, a, n1, missing, partial):
+@pytest.mark.parametrize("lang,a,n1,partial", COVERAGE)
+def test_partly_translated_rule(lang, a, n1, partial):
     kb = kb_of(rule(subrules={"a": a}, notes={"n1": n1}))
-    assert {i.entry for i in run("coverage.missing", kb) if i.lang == lang} == missing
-    assert {i.entry for i in run("structure.missing-unit", kb) if i.lang == lang} == partial
+    issues = [i for i in run("coverage.partial", kb) if i.lang == lang]
+    assert len(issues) == (1 if partial else 0)   # once per rule, not per unit
+    for label in partial:
+        assert label in issues[0].message
 
 
-def test_missing_unit_message_gives_the_english_and_the_hash():
-    kb = kb_of(rule(subrules={"a": {"en": EN_A, "fr": "Le pistage apparaît."}}, notes={"n1": {"en": EN_N1}}))
-    (issue,) = [i for i in run("structure.missing-unit", kb) if i.lang == "fr"]
-    assert "702.78 note 1 is missing in French" in issue.message and EN_N1[:40] in issue.message
-    assert "translated_from: " in issue.suggestion
+def test_partial_names_every_missing_text_once_per_rule():
+    kb = kb_of(rule(subrules={"a": {"en": EN_A, "fr": "Le pistage apparaît."}, "b": {"en": EN_N1}},
+                    notes={"n1": {"en": EN_N1}, "n2": {"en": EN_N1}}))
+    (issue,) = [i for i in run("coverage.partial", kb) if i.lang == "fr"]
+    assert "1 of its 4 texts are in French" in issue.message
+    assert "702.78b, 702.78 note 1, 702.78 note 2" in issue.message
+    assert "translated_from" in issue.suggestion
+
+
+def test_backlog_is_counted_per_rule_section_and_chapter():
+    from rulekb.check.base import Context
+    from rulekb.check.coverage import compute_coverage
+    from qa_kb import termbase
+    kb = kb_of(rule(subrules={"a": {"en": EN_A, "de": "Zurückverfolgen erscheint."}}, notes={"n1": {"en": EN_N1}}),
+               rule("dredge", "702.49", subrules={"a": {"en": EN_A}}))
+    cov = compute_coverage(Context(kb, termbase()))
+    assert [(p.key, p.cells["de"].translated, p.cells["de"].missing) for p in cov.sections] == [("702", 1, 2)]
+    assert [(p.key, p.cells["de"].total) for p in cov.chapters] == [("7", 3)]
+    assert cov.rows[0].untranslated["de"] == ("retrace.n1",) and cov.rows[1].untranslated["fr"] == ("dredge.a",)
+
+
+NEGATION = [
+    ("de", "It can't be removed from your graveyard.", "Sie kann nicht aus deinem Friedhof entfernt werden.", False),
+    ("de", "It can't be removed from your graveyard.", "Sie kann aus deinem Friedhof entfernt werden.", True),
+    ("de", "No player may take actions.", "Kein Spieler darf Aktionen durchführen.", False),
+    ("fr", "It can't be removed from your graveyard.", "Elle ne peut pas être retirée de votre cimetière.", False),
+    ("fr", "It can't be removed from your graveyard.", "Elle peut être retirée de votre cimetière.", True),
+    ("fr", "You never lose.", "Vous ne perdez jamais.", False),
+    ("en", "It can't be removed from your graveyard.", None, False),
+]
+
+
+@pytest.mark.parametrize("lang,english,text,expected", NEGATION)
+def test_missing_negation(lang, english, text, expected):
+    issues = [i for i in run("structure.negation", one_text(lang, text or english, english)) if i.lang == lang]
+    assert bool(issues) is expected
 
 
 EXTRA = [
@@ -51,7 +86,8 @@ def test_extra_unit(lang, texts, expected):
     issues = [i for i in run("structure.extra-unit", kb) if i.lang == lang]
     assert bool(issues) is expected
     if expected:
-        assert "ruling explore-reveal" in issues[0].message and "no English" in issues[0].message
+        assert "ruling explore-reveal" in issues[0].message and "none in English" in issues[0].message
+        assert "remove" not in issues[0].suggestion   # published texts are kept
 
 
 SHAPE = [

@@ -7,7 +7,7 @@ from types import MappingProxyType
 
 import pytest
 
-from qa_kb import kb_of, one_text, rule, run
+from qa_kb import findings, kb_of, one_text, rule, run
 from rulekb.termbase import Concept, Term, Termbase
 
 
@@ -38,7 +38,37 @@ def test_deprecated(lang, text, expected):
     issues = codes_for("terminology.deprecated", lang, text)
     assert bool(issues) is expected
     if expected:
-        assert "702.78a" in issues[0].message and "write '" in issues[0].suggestion
+        # the English says nothing of the concept: the finding explains instead of prescribing
+        assert "702.78a" in issues[0].message
+        assert ("write '" in issues[0].suggestion) is (lang == "en")
+
+
+# A fix only where it is right in context: a verb by its object (what the English says of that
+# object), in the form of the word it replaces, its prefix kept.
+IN_CONTEXT = [
+    ("de", "you must pay its mana cost as well as discard a land card.",
+     "musst du sowohl ihre Manakosten spielen als auch eine Länderkarte abwerfen.", "write 'bezahlen' here"),
+    ("de", "If the active player plays a spell that has retrace, that player may play that card again.",
+     "Falls der aktive Spieler einen Zauberspruch spielt, der Zurückverfolgen hat, kann er ihn erneut wirken.",
+     "write 'wirkt' instead"),
+    ("de", "You cast the card from your graveyard.",
+     "Du spielst die Karte aus deinem Friedhof.", "write 'wirkst' instead"),
+    ("fr", "you must pay its mana cost as well as discard a land card.",
+     "vous devez jouer son coût de mana et vous défausser d'une carte de terrain.", "write 'payer' here"),
+    ("fr", "You may use the retrace ability to play it again.",
+     "Vous pouvez utiliser la capacité de pistage pour la rejouer.", "write 'relancer' instead"),
+    ("fr", "You may cast it from your graveyard.", "Vous jouez la carte depuis votre cimetière.",
+     "write 'lancez' instead"),
+    ("en", "To play a retrace card from your graveyard, you must pay its mana cost.", None, "nothing to change"),
+]
+
+
+@pytest.mark.parametrize("lang,english,text,fix", IN_CONTEXT)
+def test_deprecated_fix_in_context(lang, english, text, fix):
+    kb = one_text(lang, text or english, english)
+    found = [f for f in findings(kb, ("terminology.deprecated", "terminology.missing-term")) if f.lang == lang]
+    # one defect, one finding: the 'pay' the verb renders is not also a missing term
+    assert [f.code for f in found] == ["terminology.deprecated"] and found[0].suggestion.startswith(fix), found
 
 
 @pytest.mark.parametrize("english,hint", [
@@ -50,7 +80,7 @@ def test_deprecated_term_where_the_english_means_something_else(english, hint):
                        english)
     assert len(issues) == 1
     assert ("the English does not speak of 'cast' here" in issues[0].message) is hint
-    assert issues[0].suggestion.startswith("check the meaning" if hint else "write 'wirken' instead")
+    assert issues[0].suggestion.startswith("reword it after the English" if hint else "write 'wirkst' instead")
 
 
 @pytest.mark.parametrize("release,code", [("2011-05-01", "terminology.old-wording"), ("2026-01-16", "terminology.deprecated")])
@@ -63,12 +93,16 @@ def test_english_old_wording_depends_on_the_release(release, code):
 
 
 MISSING = [
+    ("de", "you must pay its mana cost as well as discard a land card.",  # 'spielen' renders 'pay': its finding
+     "musst du sowohl ihre Manakosten spielen als auch eine Länderkarte abwerfen.", False),
     ("de", "you must pay its mana cost as well as discard a land card.",
-     "musst du sowohl ihre Manakosten spielen als auch eine Länderkarte abwerfen.", True),
+     "musst du sowohl ihre Manakosten abwerfen als auch eine Länderkarte.", True),
     ("de", "you must pay its mana cost as well as discard a land card.",
      "musst du sowohl ihre Manakosten bezahlen als auch eine Länderkarte abwerfen.", False),
     ("fr", "you must pay its mana cost as well as discard a land card.",
-     "vous devez jouer son coût de mana et vous défausser d'une carte de terrain.", True),
+     "vous devez jouer son coût de mana et vous défausser d'une carte de terrain.", False),
+    ("fr", "you must pay its mana cost as well as discard a land card.",
+     "vous devez défausser son coût de mana et une carte de terrain.", True),
     ("fr", "you must pay its mana cost as well as discard a land card.",
      "vous devez payer son coût de mana et vous défausser d'une carte de terrain.", False),
     ("en", "you must pay its mana cost as well as discard a land card.", None, False),

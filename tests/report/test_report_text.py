@@ -1,14 +1,13 @@
-"""report.text: the terminal report against its golden file; a rule's many missing texts fold
-into one line."""
+"""report.text: the terminal report against its golden file; the backlog as coverage figures
+(per chapter, section and rule), and the report in the translator's language."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from qa_report import checked, golden
-from rulekb.models import Finding, Severity
+from conftest import ROOT
+from rulekb.i18n import load_ui
 from rulekb.report import render
-from rulekb.report.text import plural, to_text
+from rulekb.report.text import to_text
 
 
 def test_golden():
@@ -16,27 +15,28 @@ def test_golden():
     golden("report.txt", render(result, kb, "text"))
 
 
-def test_three_missing_texts_of_a_rule_are_one_line():
+def test_the_backlog_is_figures_per_chapter_section_and_rule():
     kb, result = checked()
-    rule = kb.rule("retrace")
-    missing = tuple(Finding("coverage.missing", Severity.WARNING, "fr", unit.id, unit.pos.file, unit.pos.line,
-                            f"{unit.label} has no French text", "translate it") for unit in rule.units[1:])
-    text = to_text(replace(result, findings=missing), kb)
-    labels = ", ".join(unit.label for unit in rule.units[1:])
-    assert (f"warning [coverage.missing] retrace.* (fr): 702.78 Retrace: 3 texts have no French text: {labels}"
-            in text)
-    assert "has no French text" not in text   # not one line each
+    text = to_text(result, kb)
+    assert "chapter 7" in text and "section 702" in text and "702.78 Retrace" in text
+    assert "coverage.missing" not in text
 
 
-def test_two_missing_texts_stay_apart():
+def _ui(kb, code):
+    return load_ui(ROOT, next(lang for lang in kb.languages if lang.code == code))
+
+
+def test_a_german_report_speaks_german():
     kb, result = checked()
-    units = kb.rule("retrace").units[1:3]
-    missing = tuple(Finding("coverage.missing", Severity.WARNING, "fr", unit.id, unit.pos.file, unit.pos.line,
-                            f"{unit.label} has no French text", "translate it") for unit in units)
-    text = to_text(replace(result, findings=missing), kb)
-    assert all(f"{unit.label} has no French text" in text for unit in units) and "texts have no" not in text
+    text = render(result, kb, "text", _ui(kb, "de"))
+    assert "== Befunde je Familie und Sprache ==" in text and "Fehler" in text
+    german = [line for line in text.splitlines() if "(de): " in line]
+    assert german and not any("the text in" in line for line in german)
 
 
-def test_plural():
-    assert [plural(1, "error"), plural(2, "error"), plural(0, "warning"), plural(2, "class")] == \
-        ["1 error", "2 errors", "0 warnings", "2 classes"]
+def test_a_french_report_speaks_french():
+    kb, result = checked()
+    text = render(result, kb, "text", _ui(kb, "fr"))
+    assert "== Couverture (textes à jour / périmés / manquants) ==" in text
+    french = [line for line in text.splitlines() if "(fr): " in line]
+    assert french and any("le texte en" in line or "traduit" in line for line in french)

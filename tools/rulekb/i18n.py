@@ -146,7 +146,7 @@ def load_uis(root: Path, languages: Iterable[Language]) -> dict[str, UI]:
 
 # ---------------------------------------------------------------- message extraction
 
-EXTRACT_KEYWORDS = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2)}
+EXTRACT_KEYWORDS = {"_": None, "N_": None, "M_": None, "gettext": None, "ngettext": (1, 2)}
 # strings translated through a variable, so that no extractor sees them: the severities that the
 # status page's words (check.view.Words) translate with _(severity.value)
 DYNAMIC_MESSAGES = ("error", "warning", "info")

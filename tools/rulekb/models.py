@@ -14,7 +14,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from enum import Enum
 from types import MappingProxyType
-from typing import Mapping
+from typing import Mapping, Protocol
 
 SOURCE_LANGUAGE = "en"
 
@@ -381,9 +381,68 @@ class Severity(str, Enum):
     INFO = "info"
 
 
+class Speaker(Protocol):
+    """Who renders a `Message`: a UI's gettext and its names of languages (`rulekb.i18n.UI`)."""
+
+    def _(self, message: str) -> str: ...
+
+    def language_name(self, code: str) -> str: ...
+
+
+@dataclass(frozen=True)
+class Lang:
+    """A language named in a message: rendered in the reader's language ("German", "Deutsch", "allemand")."""
+
+    code: str
+    english: str
+
+
+@dataclass(frozen=True)
+class Message:
+    """A QA message or suggestion in any UI language: `template` is the English msgid of the UI
+    catalogs (``translations/ui/*.po``) with ``{named}`` fields, `args` their values (text,
+    numbers, a `Lang`, or another `Message`, or a tuple of them joined by "; ")."""
+
+    template: str
+    args: tuple[tuple[str, object], ...] = ()
+
+    def render(self, speaker: Speaker | None = None) -> str:
+        """The message in the speaker's language (None: English, the msgids)."""
+        template = speaker._(self.template) if speaker is not None and self.template else self.template
+        values = {key: _rendered(value, speaker) for key, value in self.args}
+        try:
+            return template.format(**values)
+        except (KeyError, IndexError, ValueError):  # a catalog entry with a wrong field: the English
+            return self.template.format(**values)
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+def _rendered(value: object, speaker: Speaker | None) -> object:
+    if isinstance(value, Message):
+        return value.render(speaker)
+    if isinstance(value, Lang):
+        return speaker.language_name(value.code) if speaker is not None else value.english
+    if isinstance(value, tuple):
+        return "; ".join(str(_rendered(v, speaker)) for v in value)
+    return value
+
+
+def message(template: str, **args: object) -> Message:
+    """`Message(template, args)`; `template` is a literal, extracted into the catalogs as `M_`."""
+    return Message(template, tuple(sorted(args.items())))
+
+
+M_ = message
+
+
 @dataclass(frozen=True, order=True)
 class Finding:
-    """One QA result about one text unit in one language."""
+    """One QA result about one text unit in one language. `message` and `suggestion` are the
+    English texts (stable, for tools); `msg` and `fix` the same as `Message`s, rendered in a
+    reader's language by `localised`; `also` the codes of the findings merged into it (one
+    defect, one finding)."""
 
     code: str
     severity: Severity
@@ -393,6 +452,17 @@ class Finding:
     line: int
     message: str
     suggestion: str = ""
+    msg: Message | None = field(default=None, compare=False)
+    fix: Message | None = field(default=None, compare=False)
+    also: tuple[str, ...] = field(default=(), compare=False)
+    span: tuple[int, int] | None = field(default=None, compare=False)   # in the text, when known
+
+    def localised(self, speaker: Speaker | None) -> tuple[str, str]:
+        """(message, suggestion) in the speaker's language (English without one)."""
+        if speaker is None:
+            return self.message, self.suggestion
+        return (self.msg.render(speaker) if self.msg is not None else self.message,
+                self.fix.render(speaker) if self.fix is not None else self.suggestion)
 
 
 def _mapping_proxy(items: dict) -> MappingProxyType:

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
 from ..diagnostics import DataError, Problem, did_you_mean
-from ..models import Finding, KnowledgeBase, Severity
+from ..models import SOURCE_LANGUAGE, M_, Finding, KnowledgeBase, Message, Severity, Status
 from ..termbase import Termbase, load_termbase
 from .. import parallel
 # The vocabulary of checks, re-exported: `from rulekb.check import Context, Text, Issue` keeps working.
@@ -188,6 +188,69 @@ def _summary(findings: Sequence[Finding], waived: Sequence[Waived], langs: Seque
     }
 
 
+KEPT_VERBATIM = M_("nothing to change here: a published text is kept verbatim, its defects included; "
+                   "translations write today's usage")
+
+
+PUBLISHED = (Status.OFFICIAL, Status.COMMUNITY)   # kept verbatim, defects included (README, Data model)
+
+
+def stamp(ctx: Context, check: Check, issue: Issue) -> Finding:
+    """The finding of an issue: the check's code, the issue's severity (else the check's). A
+    finding on a published English text (official or community: kept verbatim, defects included)
+    is informational and asks for no change to it; on a published translation, the fix goes into a
+    new canonical text."""
+    severity = issue.severity or check.severity
+    fix = issue.fix
+    unit = ctx.unit(issue.entry)
+    variant = unit.text(issue.lang) if unit is not None else None
+    if variant is not None and variant.status in PUBLISHED and check.family not in ("waivers", "sources", "coverage"):
+        if issue.lang == SOURCE_LANGUAGE:
+            severity, fix = Severity.INFO, KEPT_VERBATIM
+        else:
+            fix = M_("{fix} (in a new canonical text; the published one stays as a variant with its source)", fix=fix)
+    return Finding(check.code, severity, issue.lang, issue.entry, issue.file, issue.line, issue.msg.render(),
+                   fix.render(), issue.msg, fix, (), issue.span)
+
+
+def merge_findings(findings: Sequence[Finding], order: Mapping[str, int]) -> list[Finding]:
+    """One defect, one finding: the findings on one text (unit and language) whose spans overlap
+    become one, under the code of the gravest (then the first registered), with every reason in
+    its message and the codes of the others in `also`; its fix is the gravest one's."""
+    by_text: dict[tuple[str, str], list[Finding]] = {}
+    out: list[Finding] = []
+    for f in findings:
+        if f.span is None:
+            out.append(f)
+        else:
+            by_text.setdefault((f.lang, f.entry), []).append(f)
+    for items in by_text.values():
+        items.sort(key=lambda f: (f.span[0], f.span[1]))  # type: ignore[index]
+        cluster: list[Finding] = []
+        end = -1
+        for f in items + [None]:  # type: ignore[list-item]
+            if f is not None and cluster and f.span[0] < end:  # type: ignore[index]
+                cluster.append(f)
+                end = max(end, f.span[1])  # type: ignore[index]
+                continue
+            if cluster:
+                out.append(_merged(cluster, order))
+            if f is not None:
+                cluster, end = [f], f.span[1]  # type: ignore[index]
+    return out
+
+
+def _merged(cluster: list[Finding], order: Mapping[str, int]) -> Finding:
+    if len(cluster) == 1:
+        return cluster[0]
+    first, *others = sorted(cluster, key=lambda f: (_SEVERITY_ORDER[f.severity], order.get(f.code, len(order))))
+    msg = M_("{first} Also: {others}", first=first.msg or Message(first.message),
+             others=tuple(o.msg or Message(o.message) for o in others))
+    span = (min(f.span[0] for f in cluster), max(f.span[1] for f in cluster))  # type: ignore[index]
+    return Finding(first.code, first.severity, first.lang, first.entry, first.file, first.line, msg.render(),
+                   first.suggestion, msg, first.fix, tuple(dict.fromkeys(o.code for o in others)), span)
+
+
 def run_checks(kb: KnowledgeBase, root: Path, *, profile: str = "full", langs: Iterable[str] | None = None,
                termbase: Termbase | None = None, processes: int = 2) -> CheckResult:
     """Run the checks of `profile` over the knowledge base of the project at `root` (its
@@ -214,8 +277,7 @@ def run_checks(kb: KnowledgeBase, root: Path, *, profile: str = "full", langs: I
     groups = plan(selected, processes if len(ctx.units) >= PARALLEL_UNITS else 1)
 
     def run_group(group: Sequence[Check]) -> dict[str, list[Finding]]:
-        return {c.code: [Finding(c.code, c.severity, issue.lang, issue.entry, issue.file, issue.line, issue.message,
-                                 issue.suggestion) for issue in c.run(ctx) if issue.lang in wanted] for c in group}
+        return {c.code: [stamp(ctx, c, issue) for issue in c.run(ctx) if issue.lang in wanted] for c in group}
 
     # groups 1… in processes of their own (each sees the context as it is now), group 0 here
     with parallel.start([lambda group=group: run_group(group) for group in groups[1:]],
@@ -228,6 +290,9 @@ def run_checks(kb: KnowledgeBase, root: Path, *, profile: str = "full", langs: I
     kept, waived, unmatched = apply_waivers(found, waivers, codes, wanted)
     if "waivers.unmatched" in codes:
         kept.extend(unmatched)
+    kept = merge_findings(kept, {c.code: i for i, c in enumerate(all_checks())})
+    if profile == "ci":  # the CI verdict: no informational notes, whichever check graded them so
+        kept = [f for f in kept if f.severity is not Severity.INFO]
     findings = sort_findings(kept, kb.language_codes)
     waived_sorted = tuple(sorted(waived, key=lambda w: (sort_findings([w.finding], kb.language_codes), w.reason)))
     return CheckResult(findings, waived_sorted, coverage, _summary(findings, waived_sorted, wanted), profile, wanted)

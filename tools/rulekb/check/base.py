@@ -12,11 +12,12 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Sequence
 
-from ..models import SOURCE_LANGUAGE, Finding, KnowledgeBase, Rule, Ruling, Severity, Unit, Variant, english_hash
+from ..models import (SOURCE_LANGUAGE, M_, Finding, KnowledgeBase, Lang, Message, Rule, Ruling, Severity, Status,
+                      Unit, Variant, english_hash)
 from ..refs import Reference, find_references
 from ..termbase import Termbase, TermMatch
 
-__all__ = ["Text", "Issue", "Context", "quote", "Shared", "TERMS", "REFS", "MODEL", "VERDICTS", "Check",
+__all__ = ["Text", "Issue", "Context", "quote", "M_", "Message", "Lang", "Shared", "TERMS", "REFS", "MODEL", "VERDICTS", "Check",
            "CheckFunction", "Waived"]
 
 # ------------------------------------------------------------------ what a check sees
@@ -57,22 +58,41 @@ class Text:
 
 @dataclass(frozen=True)
 class Issue:
-    """What a check found: where (language, unit, file, line), what, and what to do."""
+    """What a check found: where (language, unit, file, line, and the span of the text it is
+    about), what (`msg`), what to do (`fix`), and, where the check grades it, how bad
+    (`severity`; None: the check's own)."""
 
     lang: str
     entry: str
     file: str
     line: int
-    message: str
-    suggestion: str
+    msg: Message
+    fix: Message
+    span: tuple[int, int] | None = None
+    severity: Severity | None = None
+
+    @property
+    def message(self) -> str:
+        return self.msg.render()
+
+    @property
+    def suggestion(self) -> str:
+        return self.fix.render()
 
     @classmethod
-    def at(cls, text: Text, message: str, suggestion: str) -> "Issue":
-        return cls(text.lang, text.unit.id, text.variant.pos.file, text.variant.pos.line, message, suggestion)
+    def at(cls, text: Text, message: Message | str, suggestion: Message | str, *,
+           span: tuple[int, int] | None = None, severity: Severity | None = None) -> "Issue":
+        return cls(text.lang, text.unit.id, text.variant.pos.file, text.variant.pos.line, _msg(message),
+                   _msg(suggestion), span if text.index == 0 else None, severity)
 
     @classmethod
-    def on_unit(cls, unit: Unit, lang: str, message: str, suggestion: str) -> "Issue":
-        return cls(lang, unit.id, unit.pos.file, unit.pos.line, message, suggestion)
+    def on_unit(cls, unit: Unit, lang: str, message: Message | str, suggestion: Message | str, *,
+                severity: Severity | None = None) -> "Issue":
+        return cls(lang, unit.id, unit.pos.file, unit.pos.line, _msg(message), _msg(suggestion), None, severity)
+
+
+def _msg(value: Message | str) -> Message:
+    return value if isinstance(value, Message) else Message(value)
 
 
 class Context:
@@ -87,19 +107,50 @@ class Context:
         self._rule_units: dict[str, tuple[Unit, ...]] = {rule.id: rule.units for rule in kb.rules}
         self.units: tuple[Unit, ...] = (tuple(u for units in self._rule_units.values() for u in units)
                                         + tuple(ruling.unit for ruling in kb.rulings))  # as kb.units() lists them
+        # the newest rules release imported in full: a text that is not in it is history
+        self.newest: str | None = kb.releases[-1].date if kb.releases else None
+        self._history: frozenset[str] = frozenset(u.id for u in self.units if self._is_history(u))
         self._all: list[Text] = []
         for unit in self.units:
             rule, ruling = self.owner(unit)
             release = rule.release if rule else ruling.date if ruling else None
+            history = unit.id in self._history
             for lang in self.languages:
                 for i, variant in enumerate(unit.variants.get(lang, ())):
-                    self._all.append(Text(unit, lang, i, variant, rule, ruling, release))
+                    if history and lang == SOURCE_LANGUAGE:
+                        continue  # an English text of former releases only: faithful to them, not checked
+                    # a text of a rules release belongs to the last release that has it
+                    self._all.append(Text(unit, lang, i, variant, rule, ruling,
+                                          variant.releases[-1] if variant.releases else release))
         self._canonical: tuple[Text, ...] = tuple(t for t in self._all if t.index == 0)
         self._selections: dict[tuple[object, bool], tuple[Text, ...]] = {}
         self._names = {lang.code: lang.english_name for lang in reversed(kb.languages)}
         self._terms: dict[tuple[str, str, int], tuple[TermMatch, ...]] = {}
         self.selected: frozenset[str] = frozenset()  # the codes of the checks that run
         self.cache: dict[tuple[str, ...], object] = {}  # per-run caches of the family modules
+        self._unit_by_id: dict[str, Unit] = {u.id: u for u in self.units}
+
+    def unit(self, unit_id: str) -> Unit | None:
+        return self._unit_by_id.get(unit_id)
+
+    def _is_history(self, unit: Unit) -> bool:
+        english = unit.text(SOURCE_LANGUAGE)
+        return (self.newest is not None and english is not None and bool(english.releases)
+                and self.newest not in english.releases)
+
+    def is_history(self, unit: Unit) -> bool:
+        """Whether the unit's English is that of former rules releases only (a subrule or rule the
+        newest imported release no longer has): history, which the versions section shows; it is
+        neither checked in English nor counted as untranslated."""
+        return unit.id in self._history
+
+    def lang(self, code: str) -> Lang:
+        """A language as a message names it (in the reader's language)."""
+        return Lang(code, self.language_name(code))
+
+    def published(self, t: Text) -> bool:
+        """Whether a text is published (official): kept verbatim, defects included."""
+        return t.variant.status is Status.OFFICIAL
 
     def owner(self, unit: Unit) -> tuple[Rule | None, Ruling | None]:
         """The rule or the ruling that holds `unit` (`KnowledgeBase.owner`), as (rule, None) or (None, ruling)."""

@@ -1,17 +1,22 @@
 """Check family `coverage` (stage: check): which units have a text in which language.
 
-`compute_coverage` builds the matrix rule x language (translated / stale / missing) that the
-reports show as a table and a chart; the check `coverage.missing` names each unit of a rule (or
-each ruling) that has no text at all in a language. A rule translated only in part is the
-`structure` family's business (structure.missing-unit), so that each gap is reported once.
+The backlog is a figure, not findings: `compute_coverage` counts, per rule (and the rulings of
+each mechanic), per section (702), per chapter (7) and per language, the texts that are up to
+date, stale and missing, and lists each rule's untranslated units; the reports and the status
+pages show them as a table and a chart. Only the texts of the newest imported rules release count
+(a subrule a later release dropped is history, shown in the versions section, not backlog).
+
+A finding only where something is wrong: `coverage.partial`, a rule some of whose texts a
+language has while others are missing, so that its reader sees the rule half in one language
+and half in English — one finding per rule and language, naming every missing text.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator, Mapping
+from typing import Iterator, Mapping, Sequence
 
-from ..models import SOURCE_LANGUAGE, Severity
+from ..models import M_, SOURCE_LANGUAGE, Severity, Unit, english_hash
 from .base import Check, Context, Issue
 
 
@@ -32,6 +37,10 @@ class Cell:
                 "missing": self.missing, "percent": self.percent}
 
 
+def _sum(cells: Sequence[Cell]) -> Cell:
+    return Cell(*(sum(getattr(c, f) for c in cells) for f in ("total", "translated", "stale", "missing")))
+
+
 @dataclass(frozen=True)
 class Row:
     id: str           # rule id, or the mechanic of a group of rulings
@@ -39,9 +48,33 @@ class Row:
     number: str       # the rule number ("" for rulings)
     title: str        # the English title (rulings: the mechanic's rule title)
     cells: Mapping[str, Cell]
+    untranslated: Mapping[str, tuple[str, ...]] = None  # type: ignore[assignment]  # lang -> unit ids without a text
+
+    def __post_init__(self) -> None:
+        if self.untranslated is None:
+            object.__setattr__(self, "untranslated", {})
+
+    @property
+    def section(self) -> str:
+        """The section of a rule ("702" of 702.81); rulings: "rulings"."""
+        return self.number.split(".", 1)[0] if self.kind == "rule" and self.number else "rulings"
 
     def as_dict(self) -> dict[str, object]:
         return {"id": self.id, "kind": self.kind, "number": self.number, "title": self.title,
+                "languages": {lang: cell.as_dict() for lang, cell in self.cells.items()},
+                "untranslated": {lang: list(ids) for lang, ids in sorted(self.untranslated.items()) if ids}}
+
+
+@dataclass(frozen=True)
+class Part:
+    """The coverage of a section (702) or a chapter (7), or of the rulings: the sum of its rows."""
+    key: str
+    title: str
+    rows: int
+    cells: Mapping[str, Cell]
+
+    def as_dict(self) -> dict[str, object]:
+        return {"key": self.key, "title": self.title, "rules": self.rows,
                 "languages": {lang: cell.as_dict() for lang, cell in self.cells.items()}}
 
 
@@ -50,74 +83,104 @@ class Coverage:
     languages: tuple[str, ...]
     rows: tuple[Row, ...]
     totals: Mapping[str, Cell]
+    sections: tuple[Part, ...] = ()
+    chapters: tuple[Part, ...] = ()
 
     def as_dict(self) -> dict[str, object]:
         return {"languages": {lang: self.totals[lang].as_dict() for lang in self.languages},
+                "chapters": [p.as_dict() for p in self.chapters],
+                "sections": [p.as_dict() for p in self.sections],
                 "rules": [row.as_dict() for row in self.rows]}
 
 
-def _cell(ctx: Context, units, lang: str) -> Cell:
-    translated = stale = missing = 0
+def stale_text(ctx: Context, unit: Unit, lang: str) -> bool:
+    variant = unit.text(lang)
+    digest = ctx.english_hash(unit)
+    return (variant is not None and lang != SOURCE_LANGUAGE and variant.translated_from is not None
+            and digest is not None and variant.translated_from != digest)
+
+
+def _cell(ctx: Context, units: Sequence[Unit], lang: str) -> tuple[Cell, tuple[str, ...]]:
+    translated = stale = 0
+    missing: list[str] = []
     for unit in units:
-        variant = unit.text(lang)
-        if variant is None:
-            missing += 1
-        elif lang != SOURCE_LANGUAGE and variant.translated_from is not None and \
-                variant.translated_from != ctx.english_hash(unit) and ctx.english_hash(unit) is not None:
+        if unit.text(lang) is None:
+            missing.append(unit.id)
+        elif stale_text(ctx, unit, lang):
             stale += 1
         else:
             translated += 1
-    return Cell(len(units), translated, stale, missing)
+    return Cell(len(units), translated, stale, len(missing)), tuple(missing)
+
+
+def current_units(ctx: Context, units: Sequence[Unit]) -> tuple[Unit, ...]:
+    """The units that count: not history (see `Context.is_history`)."""
+    return tuple(u for u in units if not ctx.is_history(u))
+
+
+def _parts(rows: Sequence[Row], langs: Sequence[str], key, titles: Mapping[str, str]) -> tuple[Part, ...]:
+    grouped: dict[str, list[Row]] = {}
+    for row in rows:
+        grouped.setdefault(key(row), []).append(row)
+    order = sorted(grouped, key=lambda k: (k == "rulings", k.zfill(4)))
+    return tuple(Part(k, titles.get(k, ""), len(grouped[k]), {lang: _sum([r.cells[lang] for r in grouped[k]])
+                                                                 for lang in langs}) for k in order)
 
 
 def compute_coverage(ctx: Context) -> Coverage:
     kb = ctx.kb
-    groups: list[tuple[str, str, str, str, tuple]] = []
+    groups: list[tuple[str, str, str, str, tuple[Unit, ...]]] = []
     for rule in kb.rules:
+        units = current_units(ctx, rule.units)
+        if not units:
+            continue  # a rule of former releases only
         title = rule.title.text(SOURCE_LANGUAGE) if rule.title else None
-        groups.append((rule.id, "rule", rule.number, title.text if title else "", rule.units))
+        groups.append((rule.id, "rule", rule.number, title.text if title else "", units))
     for mechanic in sorted({r.mechanic or "" for r in kb.rulings}):   # "": the rulings of cards only
         rule = kb.rule(mechanic)
         title = rule.title.text(SOURCE_LANGUAGE) if rule and rule.title else None
         units = tuple(r.unit for r in kb.rulings if (r.mechanic or "") == mechanic)
         groups.append((mechanic, "rulings", "", title.text if title else mechanic, units))
-    rows = tuple(Row(gid, kind, number, title, {lang: _cell(ctx, units, lang) for lang in ctx.languages})
-                 for gid, kind, number, title, units in groups)
-    totals = {}
-    for lang in ctx.languages:
-        cells = [row.cells[lang] for row in rows]
-        totals[lang] = Cell(*(sum(getattr(c, f) for c in cells) for f in ("total", "translated", "stale", "missing")))
-    return Coverage(ctx.languages, rows, totals)
+    rows = []
+    for gid, kind, number, title, units in groups:
+        cells, untranslated = {}, {}
+        for lang in ctx.languages:
+            cells[lang], untranslated[lang] = _cell(ctx, units, lang)
+        rows.append(Row(gid, kind, number, title, cells, untranslated))
+    totals = {lang: _sum([row.cells[lang] for row in rows]) for lang in ctx.languages}
+    chapter_titles = dict(kb.releases[-1].chapters) if kb.releases else {}
+    chapter_titles["rulings"] = "Rulings"
+    section_titles = {r.number: (r.title.text(SOURCE_LANGUAGE).text if r.title and r.title.text(SOURCE_LANGUAGE) else "")
+                      for r in kb.rules if "." not in r.number}
+    section_titles["rulings"] = "Rulings"
+    sections = _parts(rows, ctx.languages, lambda r: r.section, section_titles)
+    chapters = _parts(rows, ctx.languages, lambda r: r.section[:1] if r.section != "rulings" else "rulings",
+                      chapter_titles)
+    return Coverage(ctx.languages, tuple(rows), totals, sections, chapters)
 
 
-def partly_translated(ctx: Context, unit, lang: str) -> bool:
-    """Whether the rule of `unit` has a text in `lang` in some other unit (rulings: never)."""
-    rule, _ = ctx.owner(unit)
-    if rule is None:
-        return False
-    return ctx.translated_in(rule, lang) - (1 if lang in unit.variants else 0) > 0
-
-
-def missing(ctx: Context) -> Iterator[Issue]:
-    names = {lang: ctx.language_name(lang) for lang in ctx.targets}
-    for unit in ctx.units:
-        english = unit.text(SOURCE_LANGUAGE)
-        if english is None:
-            continue  # structure.extra-unit names units without English
-        lacking = [lang for lang in ctx.targets
-                   if lang not in unit.variants and not partly_translated(ctx, unit, lang)]
-        if not lacking:
-            continue
-        rule, _ = ctx.owner(unit)
-        excerpt = f"{english.text[:120]}{'…' if len(english.text) > 120 else ''}"
-        digest = ctx.english_hash(unit)
-        for lang in lacking:
-            name = names[lang]
-            whole = f" (nothing of {rule.number} is in {name} yet)" if rule else ""
-            yield Issue.on_unit(unit, lang, f"{unit.label} has no {name} text{whole}; English: “{excerpt}”",
-                                f"translate it and add a '{lang}:' text to {unit.label} with translated_from: {digest}")
+def partial(ctx: Context) -> Iterator[Issue]:
+    """A rule that a language has some texts of, and lacks others (once per rule and language)."""
+    for rule in ctx.kb.rules:
+        units = [u for u in current_units(ctx, rule.units) if u.text(SOURCE_LANGUAGE) is not None]
+        for lang in ctx.targets:
+            have = [u for u in units if lang in u.variants]
+            lacking = [u for u in units if lang not in u.variants]
+            if not have or not lacking:
+                continue
+            labels = ", ".join(u.label for u in lacking)
+            first = lacking[0]
+            yield Issue.on_unit(first, lang, M_("{number}: {have} of its {total} texts are in {lang}, these are "
+                                                "not, so its reader sees them in English: {labels}",
+                                                number=rule.number, have=len(have), total=len(units),
+                                                lang=ctx.lang(lang), labels=labels),
+                                M_("translate them and give each the translated_from of its English (the first, "
+                                   "{first}: {digest}); `rulekb po export {lang_code}` lists them with their English",
+                                   first=first.label, digest=english_hash(first.text(SOURCE_LANGUAGE).text),  # type: ignore[union-attr]
+                                   lang_code=lang))
 
 
 CHECKS = (
-    Check("coverage.missing", "a unit has no text in a language", Severity.WARNING, missing, cost=60),
+    Check("coverage.partial", "a rule is translated in part: some of its texts are missing in a language",
+          Severity.WARNING, partial, cost=15),
 )

@@ -17,7 +17,7 @@ from typing import Iterator
 
 import cydifflib
 
-from ..models import SOURCE_LANGUAGE, Severity, Status, normalise
+from ..models import M_, SOURCE_LANGUAGE, Severity, Status, normalise
 from .base import Check, Context, Issue, Text
 
 THRESHOLD = 0.9
@@ -75,21 +75,24 @@ def near_duplicate(ctx: Context) -> Iterator[Issue]:
             english = None if lang == SOURCE_LANGUAGE else _english_similarity(a, b)
             if english is not None and english >= ratio - MARGIN:
                 continue  # the English texts are as alike: the translation follows them
-            name = ctx.language_name(lang)
-            same = "identical" if na == nb else f"{ratio:.0%} similar"
-            why = (f" while their English texts are only {english:.0%} similar" if english is not None else "")
-            yield Issue.at(b, f"{b.label} and {a.label} have {same} {name} texts{why}: “{b.text[:100]}…” "
-                              f"({a.variant.pos.file}:{a.variant.pos.line})",
-                           f"check that {b.label} holds its own text and not a copy of {a.label}")
+            same = M_("identical") if na == nb else M_("{ratio} similar", ratio=f"{ratio:.0%}")
+            why = (M_(" while their English texts are only {ratio} similar", ratio=f"{english:.0%}")
+                   if english is not None else "")
+            yield Issue.at(b, M_("{label} and {other} have {same} texts in {lang}{why}: “{excerpt}…” ({where})",
+                                 label=b.label, other=a.label, same=same, lang=ctx.lang(lang), why=why,
+                                 excerpt=b.text[:100], where=f"{a.variant.pos.file}:{a.variant.pos.line}"),
+                           M_("check that {label} holds its own text and not a copy of {other}", label=b.label,
+                              other=a.label))
 
 
 def same_as_english(ctx: Context) -> Iterator[Issue]:
     for t, english in ctx.translations():
         if len(t.text.split()) >= 3 and normalise(t.text) == normalise(english.text):
-            yield Issue.at(t, f"{t.label}: the {ctx.language_name(t.lang)} text is the English text, untranslated: "
-                              f"“{t.text[:100]}{'…' if len(t.text) > 100 else ''}”",
-                           f"translate it into {ctx.language_name(t.lang)}, or remove it so that the site marks the "
-                           f"English as untranslated")
+            yield Issue.at(t, M_("{label}: the text in {lang} is the English text, untranslated: “{excerpt}”",
+                                 label=t.label, lang=ctx.lang(t.lang),
+                                 excerpt=t.text[:100] + ("…" if len(t.text) > 100 else "")),
+                           M_("translate it into {lang} (a published text is kept: add the translation as the "
+                              "canonical text, the other stays as a variant)", lang=ctx.lang(t.lang)))
 
 
 CHECKS = (

@@ -21,7 +21,7 @@ import re
 from typing import Iterator, Sequence
 
 from .. import langid
-from ..models import Severity
+from ..models import M_, Severity
 from .base import VERDICTS, Check, Context, Issue, Text
 
 MIN_WORDS = 6
@@ -146,9 +146,10 @@ def wrong_language(ctx: Context) -> Iterator[Issue]:
     for t in ctx.texts():
         for start, end, lang, prob in judged(ctx, t):
             sentence = t.text[start:end]
-            yield Issue.at(t, f"{t.label}: a sentence of the {ctx.language_name(t.lang)} text is in "
-                              f"{ctx.language_name(lang)} (confidence {prob:.2f}): “{sentence}”",
-                           f"translate the sentence into {ctx.language_name(t.lang)}")
+            yield Issue.at(t, M_("{label}: a sentence of the text in {lang} is in {other} (confidence {prob}): "
+                                 "“{sentence}”", label=t.label, lang=ctx.lang(t.lang), other=ctx.lang(lang),
+                                 prob=f"{prob:.2f}", sentence=sentence),
+                           M_("translate the sentence into {lang}", lang=ctx.lang(t.lang)), span=(start, end))
 
 
 CHECKS = (

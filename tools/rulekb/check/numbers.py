@@ -12,7 +12,7 @@ import re
 from collections import Counter
 from typing import Iterator
 
-from ..models import Severity
+from ..models import M_, Severity
 from ..refs import find_references
 from .base import Check, Context, Issue
 
@@ -48,14 +48,17 @@ def mismatch(ctx: Context) -> Iterator[Issue]:
         if en == tr:
             continue
         lacking, extra = en - tr, tr - en
-        parts = []
-        if lacking:
-            parts.append(f"lacks {_describe(lacking)}")
-        if extra:
-            parts.append(f"has {_describe(extra)} that the English has not")
-        yield Issue.at(t, f"{t.label}: the {ctx.language_name(t.lang)} text " + " and ".join(parts)
-                       + f" (English: {_describe(en) or 'no numbers or symbols'})",
-                       "keep every number, variable, symbol and +1/+1 value of the English exactly as written")
+        if lacking and extra:
+            what = M_("lacks {lacking} and has {extra} that the English has not", lacking=_describe(lacking),
+                      extra=_describe(extra))
+        elif lacking:
+            what = M_("lacks {lacking}", lacking=_describe(lacking))
+        else:
+            what = M_("has {extra} that the English has not", extra=_describe(extra))
+        yield Issue.at(t, M_("{label}: the text in {lang} {what} (English: {english})", label=t.label,
+                             lang=ctx.lang(t.lang), what=what,
+                             english=_describe(en) or M_("no numbers or symbols")),
+                       M_("keep every number, variable, symbol and +1/+1 value of the English exactly as written"))
 
 
 CHECKS = (

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..models import KnowledgeBase, Rule, Severity
+from ..models import M_, KnowledgeBase, Rule, Severity
 from ..refs import SUBRULE_LETTERS, parse_rule_number, sort_key
 from .base import REFS, Check, Context, Issue, Text, quote
 
@@ -67,16 +67,18 @@ def mismatch(ctx: Context) -> Iterator[Issue]:
         lacking = tuple(n for n in en if n not in tr)
         extra = tuple(n for n in tr if n not in en)
         refs = [r.text for r in tr_refs]
-        parts = []
-        if lacking:
-            parts.append(f"lacks {_compact(lacking)}")
-        if extra:
-            parts.append(f"adds {_compact(extra)}")
-        yield Issue.at(t, f"{t.label}: the {ctx.language_name(t.lang)} text refers to "
-                          f"{', '.join(refs) if refs else 'no rule'} where the English refers to "
-                          f"{', '.join(r.text for r in en_refs) or 'no rule'}: it "
-                          + " and ".join(parts),
-                       "cite the same rules as the English: " + (_compact(en) if en else "remove the reference"))
+        if lacking and extra:
+            what = M_("it lacks {lacking} and adds {extra}", lacking=_compact(lacking), extra=_compact(extra))
+        elif lacking:
+            what = M_("it lacks {lacking}", lacking=_compact(lacking))
+        else:
+            what = M_("it adds {extra}", extra=_compact(extra))
+        yield Issue.at(t, M_("{label}: the text in {lang} refers to {refs} where the English refers to {english}: {what}",
+                             label=t.label, lang=ctx.lang(t.lang), refs=", ".join(refs) if refs else M_("no rule"),
+                             english=", ".join(r.text for r in en_refs) or M_("no rule"), what=what),
+                       M_("cite the same rules as the English: {numbers}", numbers=_compact(en)) if en
+                       else M_("cite no rule, as the English"),
+                       span=(tr_refs[0].start, tr_refs[-1].end) if tr_refs else None)
 
 
 def _keyword_rules(ctx: Context, t: Text) -> set[str]:
@@ -114,10 +116,13 @@ def other_release(ctx: Context) -> Iterator[Issue]:
                         continue
                     fixed = then + (parsed.letter or "")
                     title = rule.title.text("en").text if rule.title and rule.title.text("en") else rule.id
-                    yield Issue.at(t, f"{t.label} cites {number} (“{quote(t.text, ref.start, ref.end, 20)}”), but "
-                                      f"{rule_part} is {title}'s number in other releases ({_spans(rule)}); in the "
-                                      f"{t.release} rules this text belongs to, {title} is {then}",
-                                   f"write {fixed}, the number of the text's own rules release")
+                    yield Issue.at(t, M_("{label} cites {number} (“{context}”), but {rule_part} is the number of "
+                                         "{title} in other releases ({spans}); in the {release} rules this text "
+                                         "belongs to, {title} is {then}", label=t.label, number=number,
+                                         context=quote(t.text, ref.start, ref.end, 20), rule_part=rule_part,
+                                         title=title, spans=_spans(rule), release=t.release, then=then),
+                                   M_("write {fixed}, the number of the text's own rules release", fixed=fixed),
+                                   span=(ref.start, ref.end))
 
 
 def unknown_subrule(ctx: Context) -> Iterator[Issue]:
@@ -138,10 +143,15 @@ def unknown_subrule(ctx: Context) -> Iterator[Issue]:
                 if not complete or parsed.letter in letters:
                     continue
                 have = f"{rule.number}{letters[0]}" + (f"–{letters[-1]}" if len(letters) > 1 else "")
-                yield Issue.at(t, f"{t.label} cites {number} (“{quote(t.text, ref.start, ref.end, 20)}”), which is not "
-                                  f"in the {t.release} rule {rule.number} as the knowledge base holds it ({have})",
-                               f"correct the reference to one of {', '.join(sorted((s.number for s in rule.subrules), key=sort_key))}, "
-                               f"or add {number} to {rule.file} if the {t.release} release has it")
+                yield Issue.at(t, M_("{label} cites {number} (“{context}”), which is not in the {release} rule "
+                                     "{rule} as the knowledge base holds it ({have})", label=t.label, number=number,
+                                     context=quote(t.text, ref.start, ref.end, 20), release=t.release,
+                                     rule=rule.number, have=have),
+                               M_("correct the reference to one of {numbers}, or add {number} to {file} if the "
+                                  "{release} release has it",
+                                  numbers=", ".join(sorted((s.number for s in rule.subrules), key=sort_key)),
+                                  number=number, file=rule.file, release=t.release),
+                               span=(ref.start, ref.end))
 
 
 CHECKS = (

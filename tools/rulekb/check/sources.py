@@ -1,15 +1,19 @@
 """Check family `sources` (stage: check): several texts of one unit in one language.
 
-A unit may hold several variants per language (two published translations of one ruling, an
-older English wording quoted by another seed). `sources.disagree` reports translations whose
-variants differ, with their similarity and the terms they render differently, so that a
-translator settles on one; `sources.english-variant` notes English variants that differ (the
-older wording is kept on purpose, for staleness: informational).
+A unit may hold several variants per language (two published translations of one ruling, the
+English of each rules release). History is not disagreement: English versions of different
+releases of a rule are its history (the versions section shows them). Only texts that claim to
+be the same can disagree:
+
+- `sources.disagree`: two translations of one unit in one language that differ, with their
+  similarity and what differs (the terms they render differently are the terminology checks'
+  findings, not repeated here);
+- `sources.english-variant`: two English texts of the same rules release (a number printed twice),
+  or an English text of another kind of source (a seed, a community copy) that matches none of the
+  official releases' versions though it is close to one: a copy that altered the official text.
 
 The similarity is difflib's ratio, computed by cydifflib (the same algorithm compiled, the same
-numbers): with all 110 rules releases a rule keeps up to ~100 English texts, 9,300 pairs of up
-to 2,800 letters, and difflib's letter-by-letter matching took 475 s of the 510 s of `rulekb
-check`; cydifflib takes 11 s for them.
+numbers).
 """
 
 from __future__ import annotations
@@ -18,29 +22,11 @@ from typing import Iterator
 
 import cydifflib
 
-from ..models import SOURCE_LANGUAGE, Severity, normalise
+from ..models import M_, SOURCE_LANGUAGE, Severity, normalise
 from .base import Check, Context, Issue, Text
 from .staleness import changes
 
 SAME = 0.995  # variants this similar (after normalising typography) do not disagree
-
-
-def _term_differences(ctx: Context, a: Text, b: Text, limit: int = 4) -> list[str]:
-    """"'x' vs 'y'" for each concept the two texts render with different terms."""
-    def by_concept(t: Text) -> dict[str, str]:
-        out: dict[str, str] = {}
-        for m in ctx.terms(t):
-            out.setdefault(m.concept_id, t.text[m.start:m.end])
-        return out
-    ta, tb = by_concept(a), by_concept(b)
-    diffs = []
-    for concept_id in ta.keys() & tb.keys():
-        x, y = ta[concept_id], tb[concept_id]
-        term_x = next(m.term.text for m in ctx.terms(a) if m.concept_id == concept_id)
-        term_y = next(m.term.text for m in ctx.terms(b) if m.concept_id == concept_id)
-        if term_x != term_y:
-            diffs.append((a.text.find(x), f"'{x}' vs '{y}'"))
-    return [d for _pos, d in sorted(diffs)][:limit]
 
 
 def _variants(ctx: Context, langs) -> Iterator[tuple[Text, Text, float]]:
@@ -60,30 +46,71 @@ def _variants(ctx: Context, langs) -> Iterator[tuple[Text, Text, float]]:
 
 
 def _describe(t: Text) -> str:
-    return f"{t.variant.source}, {'canonical' if t.index == 0 else f'variant {t.index + 1}'}, {t.variant.pos.file}:{t.variant.pos.line}"
+    return f"{t.variant.source}, {t.variant.pos.file}:{t.variant.pos.line}"
 
 
 def disagree(ctx: Context) -> Iterator[Issue]:
     for canonical, other, ratio in _variants(ctx, ctx.targets):
-        name = ctx.language_name(canonical.lang)
-        terms = _term_differences(ctx, canonical, other)
-        detail = f"; they render terms differently: {', '.join(terms)}" if terms else f"; changes: {changes(other.text, canonical.text)}"
-        yield Issue.at(canonical, f"{canonical.label} has {name} texts that disagree ({ratio:.0%} similar): "
-                                  f"[{_describe(canonical)}] and [{_describe(other)}]{detail}",
-                       "compare both with the English and keep one reviewed text (canonical), or note why both "
-                       "are kept; align the terms with the termbase")
+        yield Issue.at(canonical, M_("{label} has two texts in {lang} that differ ({ratio} similar): the canonical "
+                                     "[{first}] and [{second}]; from the other to the canonical: {changes}",
+                                     label=canonical.label, lang=ctx.lang(canonical.lang), ratio=f"{ratio:.0%}",
+                                     first=_describe(canonical), second=_describe(other),
+                                     changes=changes(other.text, canonical.text)),
+                       M_("compare both with the English and make the better one canonical; both stay, each with its "
+                          "source (a note on the other says why)"))
+
+
+MIN_SIMILAR = 0.8   # an English text of another source this close to an official version is a copy of it
+
+
+def _kind(ctx: Context, source: str) -> str:
+    found = ctx.kb.sources.get(source)
+    return found.kind if found is not None else ""
 
 
 def english_variant(ctx: Context) -> Iterator[Issue]:
-    for canonical, other, ratio in _variants(ctx, (SOURCE_LANGUAGE,)):
-        why = f" ({other.variant.note})" if other.variant.note else ""
-        yield Issue.at(canonical, f"{canonical.label} has another English text{why} [{_describe(other)}], "
-                                  f"{ratio:.0%} similar to the canonical one [{_describe(canonical)}]; from it to the "
-                                  f"canonical: {changes(other.text, canonical.text)}",
-                       "nothing to do if the other text is an older wording kept on purpose; otherwise remove it")
+    for unit in ctx.units:
+        variants = unit.variants.get(SOURCE_LANGUAGE, ())
+        if len(variants) < 2 or ctx.is_history(unit):
+            continue
+        rule, ruling = ctx.owner(unit)
+        texts = [Text(unit, SOURCE_LANGUAGE, i, v, rule, ruling, v.releases[-1] if v.releases else None)
+                 for i, v in enumerate(variants)]
+        released = [t for t in texts if t.variant.releases]
+        normal = {t.index: normalise(t.text) for t in texts}
+        # two texts of one release
+        for i, a in enumerate(released):
+            for b in released[i + 1:]:
+                both = sorted(set(a.variant.releases) & set(b.variant.releases))
+                if both and normal[a.index] != normal[b.index]:
+                    first, second = (a, b) if a.index < b.index else (b, a)
+                    yield Issue.at(first, M_("{label} has two English texts in the rules release of {release}: "
+                                             "[{first}] and [{second}]; from one to the other: {changes}",
+                                             label=unit.label, release=both[-1], first=_describe(first),
+                                             second=_describe(second), changes=changes(second.text, first.text)),
+                                   M_("check which one the release prints for this number; the import keeps both"))
+        # a text of another kind of source against the official versions
+        kinds = {_kind(ctx, t.variant.source) for t in released}
+        for t in texts:
+            if t.variant.releases or _kind(ctx, t.variant.source) in kinds or not released:
+                continue
+            if any(normal[t.index] == normal[r.index] for r in released):
+                continue  # a faithful copy of one version
+            best, ratio = max(((r, cydifflib.SequenceMatcher(None, normal[t.index], normal[r.index],
+                                                            autojunk=False).ratio()) for r in released),
+                              key=lambda pair: pair[1])
+            if ratio < MIN_SIMILAR:
+                continue
+            yield Issue.at(t, M_("{label}: the English of [{source}] is a version of the official text of {release} "
+                                 "({ratio} similar) that differs from it: {changes}", label=unit.label,
+                                 source=_describe(t), release=best.variant.releases[-1], ratio=f"{ratio:.0%}",
+                                 changes=changes(best.text, t.text)),
+                           M_("check the copy against the official release; translations made from it may need "
+                              "the same correction"))
 
 
 CHECKS = (
     Check("sources.disagree", "two texts of one unit in one language disagree", Severity.WARNING, disagree, cost=6),
-    Check("sources.english-variant", "a unit keeps several English texts", Severity.INFO, english_variant, cost=85),
+    Check("sources.english-variant", "English texts of one release, or a copy of the official text, that differ",
+          Severity.WARNING, english_variant, cost=10),
 )

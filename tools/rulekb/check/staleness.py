@@ -4,16 +4,19 @@ A translation records in `translated_from` the hash (`rulekb hash`) of the Engli
 from. When that hash is not the hash of today's canonical English the translation is stale: the
 finding shows the new English and, when the knowledge base still holds the old English (a
 non-canonical English variant with that hash, e.g. an older wording of the rule), the old one,
-so that a translator sees what changed.
+so that a translator sees what changed. A stale translation is graded by how much of the English
+changed (`grade`): typography alone is info, a few words a warning, a number, a reference, a
+negation or more than a quarter of the words an error.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Iterator
 
 import cydifflib
 
-from ..models import SOURCE_LANGUAGE, Severity, Unit, Variant, english_hash, normalise
+from ..models import M_, SOURCE_LANGUAGE, Message, Severity, Unit, Variant, english_hash, normalise
 from .base import Check, Context, Issue
 
 
@@ -28,23 +31,54 @@ def old_english(unit: Unit, digest: str) -> Variant | None:
     return next((v for v in unit.variants.get(SOURCE_LANGUAGE, ()) if english_hash(v.text) == digest), None)
 
 
-def changes(old: str, new: str, limit: int = 3) -> str:
-    """What changed between two texts, word by word, typography aside: "added 'with retrace' after 'card'"."""
+def _edits(old: str, new: str) -> tuple[list[tuple[str, str, str, str]], int, int]:
+    """The word edits from `old` to `new` (typography aside): (op, before, after, word before) each,
+    the number of words of `old`, and how many of them changed."""
     a, b = normalise(old).split(), normalise(new).split()
     out = []
+    changed = 0
     for op, i1, i2, j1, j2 in cydifflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
         if op == "equal":
             continue
-        before, after = " ".join(a[i1:i2]), " ".join(b[j1:j2])
+        changed += max(i2 - i1, j2 - j1)
+        out.append((op, " ".join(a[i1:i2]), " ".join(b[j1:j2]), a[i1 - 1] if i1 > 0 else ""))
+    return out, len(a), changed
+
+
+def changes(old: str, new: str, limit: int = 3) -> Message:
+    """What changed between two texts, word by word, typography aside: "added 'with retrace' after 'card'"."""
+    edits, _n, _changed = _edits(old, new)
+    out: list[Message] = []
+    for op, before, after, word in edits[:limit]:
         if op == "insert":
-            ctx_word = a[i1 - 1] if i1 > 0 else ""
-            out.append(f"added '{after}'" + (f" after '{ctx_word}'" if ctx_word else ""))
+            out.append(M_("added '{after}' after '{word}'", after=after, word=word) if word
+                       else M_("added '{after}'", after=after))
         elif op == "delete":
-            out.append(f"removed '{before}'")
+            out.append(M_("removed '{before}'", before=before))
         else:
-            out.append(f"'{before}' -> '{after}'")
-    more = f" and {len(out) - limit} more" if len(out) > limit else ""
-    return "; ".join(out[:limit]) + more
+            out.append(M_("'{before}' -> '{after}'", before=before, after=after))
+    if not out:
+        return M_("typography only")
+    if len(edits) > limit:
+        return M_("{edits} and {more} more", edits=tuple(out), more=len(edits) - limit)
+    return M_("{edits}", edits=tuple(out))
+
+
+# Stale translations are graded by how much of the English changed: typography alone does not
+# change what a reader understands (info); a few words are a warning; a change of a number, a
+# rule reference or a negation, or of more than this share of the words, an error.
+MAJOR_SHARE = 0.25
+_MEANING = re.compile(r"\d|\b(?:not|no|never|can't|cannot|don't|doesn't|isn't|aren't|won't)\b", re.IGNORECASE)
+
+
+def grade(old: str, new: str) -> Severity:
+    """How bad a translation of `old` is where the English is now `new`."""
+    edits, n, changed = _edits(old, new)
+    if not edits:
+        return Severity.INFO
+    if any(_MEANING.search(before + " " + after) for _op, before, after, _w in edits):
+        return Severity.ERROR
+    return Severity.ERROR if changed > MAJOR_SHARE * max(n, 1) else Severity.WARNING
 
 
 def stale(ctx: Context) -> Iterator[Issue]:
@@ -55,17 +89,21 @@ def stale(ctx: Context) -> Iterator[Issue]:
         assert t.variant.translated_from is not None
         now = english_hash(english.text)
         old = old_english(t.unit, t.variant.translated_from)
-        which = "" if t.index == 0 else f" (variant {t.index + 1}, source {t.variant.source})"
+        which = M_(" (variant {n}, source {source})", n=t.index + 1, source=t.variant.source) if t.index else ""
         if old is not None:
-            what = changes(old.text, english.text) or "typography only"
-            message = (f"{t.label}{which}: the {ctx.language_name(t.lang)} text translates an older English "
-                       f"(source {old.source}): “{old.text}” — the English is now: “{english.text}” "
-                       f"(changed: {what})")
+            severity = grade(old.text, english.text)
+            message = M_("{label}{which}: the text in {lang} translates an older English (source {source}): "
+                         "“{old}” — the English is now: “{new}” (changed: {what})", label=t.label, which=which,
+                         lang=ctx.lang(t.lang), source=old.source, old=old.text, new=english.text,
+                         what=changes(old.text, english.text))
         else:
-            message = (f"{t.label}{which}: the {ctx.language_name(t.lang)} text was made from an English "
-                       f"whose hash {t.variant.translated_from} is not the current one ({now}); the old "
-                       f"English is not in the knowledge base — the English is now: “{english.text}”")
-        yield Issue.at(t, message, f"update the translation to the current English, then set translated_from: {now}")
+            severity = Severity.WARNING  # what changed is not known: a translator compares
+            message = M_("{label}{which}: the text in {lang} was made from an English whose hash {old} is not the "
+                         "current one ({now}); the old English is not in the knowledge base — the English is now: "
+                         "“{new}”", label=t.label, which=which, lang=ctx.lang(t.lang),
+                         old=t.variant.translated_from, now=now, new=english.text)
+        yield Issue.at(t, message, M_("update the translation to the current English, then set translated_from: {now}",
+                                      now=now), severity=severity)
 
 
 def untracked(ctx: Context) -> Iterator[Issue]:
@@ -73,12 +111,14 @@ def untracked(ctx: Context) -> Iterator[Issue]:
         english = t.english
         if english is None or t.variant.translated_from is not None:
             continue
-        yield Issue.at(t, f"{t.label}: the {ctx.language_name(t.lang)} text does not record which English it "
-                          f"was made from, so a change of the English will not mark it stale",
-                       f"compare it with the English, then add translated_from: {english_hash(english.text)}")
+        yield Issue.at(t, M_("{label}: the text in {lang} does not record which English it was made from, so a change "
+                             "of the English will not mark it stale", label=t.label, lang=ctx.lang(t.lang)),
+                       M_("compare it with the English, then add translated_from: {now}",
+                          now=english_hash(english.text)))
 
 
 CHECKS = (
-    Check("staleness.stale", "a translation was made from an English that has changed since", Severity.ERROR, stale, cost=2),
+    Check("staleness.stale", "a translation was made from an English that has changed since (graded by the change)",
+          Severity.ERROR, stale, cost=2),
     Check("staleness.untracked", "a translation does not record the English it was made from", Severity.WARNING, untracked, cost=1),
 )

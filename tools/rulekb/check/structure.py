@@ -1,10 +1,10 @@
 """Check family `structure` (stage: check): does a translation have the shape of the English?
 
-Across units: a language that lacks subrules, notes or a title of a rule it translates
-(`structure.missing-unit`), or has a text where the English has none (`structure.extra-unit`,
-e.g. a ruling known only in German). Within a unit: a different number of quoted passages or of
-parenthesised passages than the English, or a length so far from the English that content was
-probably added or left out.
+Across units: a language that has a text where the English has none (`structure.extra-unit`, e.g.
+a ruling known only in German; a rule translated in part is `coverage.partial`). Within a unit: a
+negation of the English missing in the translation (`structure.negation`: "can't" read as "can"
+turns a rule around), a different number of quoted or parenthesised passages than the English,
+or a length so far from the English that content was probably added or left out.
 """
 
 from __future__ import annotations
@@ -12,9 +12,8 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from ..models import SOURCE_LANGUAGE, Severity, UnitKind, english_hash
+from ..models import M_, SOURCE_LANGUAGE, Severity, UnitKind
 from .base import Check, Context, Issue, quote
-from .coverage import partly_translated
 
 # A translation's length in characters, relative to the English. German and French run
 # longer than English; outside these bounds a sentence was most likely added or dropped.
@@ -26,25 +25,6 @@ _QUOTE_CHARS = re.compile('["„“”«»]')
 _PAREN = re.compile(r"\(([^()]*)\)")
 
 
-def missing_unit(ctx: Context) -> Iterator[Issue]:
-    for unit in ctx.units:
-        english = unit.text(SOURCE_LANGUAGE)
-        if english is None:
-            continue
-        rule, _ = ctx.owner(unit)
-        for lang in ctx.targets:
-            if lang in unit.variants or not partly_translated(ctx, unit, lang):
-                continue
-            name = ctx.language_name(lang)
-            have = ctx.translated_in(rule, lang)  # type: ignore[arg-type]
-            yield Issue.on_unit(unit, lang,
-                                f"{unit.label} is missing in {name} although {have} of the {len(rule.units)} texts "  # type: ignore[union-attr]
-                                f"of {rule.number} are translated: a {name} reader of {rule.number} does not "  # type: ignore[union-attr]
-                                f"see it; English: “{english.text[:120]}{'…' if len(english.text) > 120 else ''}”",
-                                f"translate {unit.label} and add a '{lang}:' text with translated_from: "
-                                f"{english_hash(english.text)}")
-
-
 def extra_unit(ctx: Context) -> Iterator[Issue]:
     for unit in ctx.units:
         if unit.text(SOURCE_LANGUAGE) is not None:
@@ -53,12 +33,56 @@ def extra_unit(ctx: Context) -> Iterator[Issue]:
             variant = unit.text(lang)
             if variant is None:
                 continue
-            what = "ruling" if unit.kind is UnitKind.RULING else unit.kind.value
             yield Issue(lang, unit.id, variant.pos.file, variant.pos.line,
-                        f"{unit.label} has a {ctx.language_name(lang)} text but no English one: this {what} "
-                        f"cannot be checked against its original (“{quote(variant.text, 0, 60, 0)}”)",
-                        "add the English original (with its source, e.g. the card's rulings in MTGJSON) or, "
-                        "if it has none, remove the translation")
+                        M_("{label} has a text in {lang} but none in English, so it cannot be checked against its "
+                           "original (“{excerpt}”)", label=unit.label, lang=ctx.lang(lang),
+                           excerpt=quote(variant.text, 0, 60, 0)),
+                        M_("add the English original with its source (for a card's ruling: MTGJSON's rulings); "
+                           "the text stays as it is"))
+
+
+# Negations, as whole words (lowercase; "n't" and French "n'" are matched apart).
+NEGATIONS: dict[str, frozenset[str]] = {
+    "en": frozenset("not no never none nothing neither nor cannot nobody".split()),
+    "de": frozenset("nicht kein keine keinen keinem keiner keines nie niemals nichts weder niemand".split()),
+    "fr": frozenset("ne pas jamais aucun aucune rien ni personne".split()),
+}
+_NEG_WORD = re.compile(r"[^\W\d_]+?(?:n't|n’t)(?![^\W\d_])|\bn['’]|[^\W\d_]+", re.IGNORECASE)
+
+
+def negations(text: str, lang: str) -> int:
+    """How many negations a text has (English "can't" counts once; French "ne … pas" once)."""
+    words = NEGATIONS.get(lang)
+    if not words:
+        return -1
+    count = 0
+    for m in _NEG_WORD.finditer(text):
+        w = m.group().casefold()
+        if w.endswith(("n't", "n’t")) or (lang == "fr" and w in ("n'", "n’", "ne")):
+            count += 1
+        elif w in words and not (lang == "fr" and w in ("pas", "jamais", "rien", "personne", "aucun", "aucune")
+                                 and _after_ne(text, m.start())):
+            count += 1
+    return count
+
+
+def _after_ne(text: str, pos: int) -> bool:
+    """Whether a French "pas"/"jamais"/… completes a "ne"/"n'" shortly before it (counted there)."""
+    before = text[max(0, pos - 40):pos].casefold()
+    return bool(re.search(r"(?:\bne\b|\bn['’])[^.;:!?]*$", before))
+
+
+def negation(ctx: Context) -> Iterator[Issue]:
+    for t, english in ctx.translations():
+        en, tr = negations(english.text, SOURCE_LANGUAGE), negations(t.text, t.lang)
+        if tr < 0 or en == 0 or tr > 0:
+            continue
+        m = next(m for m in _NEG_WORD.finditer(english.text)
+                 if m.group().casefold().endswith(("n't", "n’t")) or m.group().casefold() in NEGATIONS[SOURCE_LANGUAGE])
+        yield Issue.at(t, M_("{label}: the English says “{english}”, a negation; the text in {lang} has none: "
+                             "it may say the opposite", label=t.label, lang=ctx.lang(t.lang),
+                             english=quote(english.text, m.start(), m.end())),
+                       M_("compare it with the English and write the negation (it is a change of meaning)"))
 
 
 def _quoted(text: str) -> int:
@@ -69,9 +93,9 @@ def quotations(ctx: Context) -> Iterator[Issue]:
     for t, english in ctx.translations():
         n_en, n_tr = _quoted(english.text), _quoted(t.text)
         if n_en != n_tr:
-            yield Issue.at(t, f"{t.label}: the English has {n_en} quoted passage(s), the "
-                              f"{ctx.language_name(t.lang)} text {n_tr}",
-                           "quote what the English quotes (ability texts, keywords), no more and no less")
+            yield Issue.at(t, M_("{label}: the English has {en} quoted passage(s), the text in {lang} {tr}",
+                                 label=t.label, en=n_en, tr=n_tr, lang=ctx.lang(t.lang)),
+                           M_("quote what the English quotes (ability texts, keywords), no more and no less"))
 
 
 def parentheses(ctx: Context) -> Iterator[Issue]:
@@ -79,15 +103,16 @@ def parentheses(ctx: Context) -> Iterator[Issue]:
         en, tr = _PAREN.findall(english.text), _PAREN.findall(t.text)
         if len(en) == len(tr):
             continue
-        name = ctx.language_name(t.lang)
         if len(tr) > len(en):
-            yield Issue.at(t, f"{t.label}: the {name} text has {len(tr)} parenthesised passage(s), the English "
-                              f"{len(en)}; e.g. “({tr[-1]})” is not in the English",
-                           "remove what the English does not say, or add it to the English first")
+            yield Issue.at(t, M_("{label}: the text in {lang} has {tr} parenthesised passage(s), the English {en}; "
+                                 "e.g. “({extra})” is not in the English", label=t.label, lang=ctx.lang(t.lang),
+                                 tr=len(tr), en=len(en), extra=tr[-1]),
+                           M_("compare it with the English: say what the English says, no more"))
         else:
-            yield Issue.at(t, f"{t.label}: the {name} text has {len(tr)} parenthesised passage(s), the English "
-                              f"{len(en)}: “({en[-1]})” seems untranslated",
-                           "translate the English parenthesis too")
+            yield Issue.at(t, M_("{label}: the text in {lang} has {tr} parenthesised passage(s), the English {en}: "
+                                 "“({missing})” seems untranslated", label=t.label, lang=ctx.lang(t.lang),
+                                 tr=len(tr), en=len(en), missing=en[-1]),
+                           M_("translate the English parenthesis too"))
 
 
 def length(ctx: Context) -> Iterator[Issue]:
@@ -97,18 +122,24 @@ def length(ctx: Context) -> Iterator[Issue]:
         ratio = len(t.text) / len(english.text)
         if MIN_RATIO <= ratio <= MAX_RATIO:
             continue
-        name = ctx.language_name(t.lang)
-        how = "longer" if ratio > 1 else "shorter"
-        yield Issue.at(t, f"{t.label}: the {name} text is {ratio:.1f} times as long as the English "
-                          f"({len(t.text)} vs {len(english.text)} characters): it is much {how} than a "
-                          f"translation usually is; English: “{english.text}”",
-                       "compare it sentence by sentence with the English: "
-                       + ("remove what the English does not say" if ratio > 1 else "translate what is missing"))
+        if ratio > 1:
+            msg = M_("{label}: the text in {lang} is {ratio} times as long as the English ({tr} vs {en} characters), "
+                     "much longer than a translation usually is; English: “{english}”", label=t.label,
+                     lang=ctx.lang(t.lang), ratio=f"{ratio:.1f}", tr=len(t.text), en=len(english.text),
+                     english=english.text)
+            fix = M_("compare it sentence by sentence with the English: say what the English says, no more")
+        else:
+            msg = M_("{label}: the text in {lang} is {ratio} times as long as the English ({tr} vs {en} characters), "
+                     "much shorter than a translation usually is; English: “{english}”", label=t.label,
+                     lang=ctx.lang(t.lang), ratio=f"{ratio:.1f}", tr=len(t.text), en=len(english.text),
+                     english=english.text)
+            fix = M_("compare it sentence by sentence with the English: translate what is missing")
+        yield Issue.at(t, msg, fix)
 
 
 CHECKS = (
-    Check("structure.missing-unit", "a rule is translated but lacks a subrule, note or title", Severity.WARNING, missing_unit, cost=15),
     Check("structure.extra-unit", "a text exists in a language but not in English", Severity.WARNING, extra_unit, cost=2),
+    Check("structure.negation", "the English has a negation the translation lacks", Severity.ERROR, negation, cost=2),
     Check("structure.quotations", "a different number of quoted passages than the English", Severity.WARNING, quotations, cost=1),
     Check("structure.parentheses", "a different number of parenthesised passages than the English", Severity.WARNING, parentheses, cost=1),
     Check("structure.length", "a translation far longer or shorter than the English", Severity.WARNING, length, cost=1),

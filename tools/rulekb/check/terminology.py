@@ -9,7 +9,14 @@
   of another translation, e.g. German in French);
 - `terminology.inconsistent`: one concept rendered by different terms within one language;
 - `terminology.gender`: an article that does not agree with the term's gender (French);
-- `terminology.case`: a term capitalised (or not) against its language's rule in mid-sentence.
+- `terminology.case`: a term capitalised (or not) against its language's rule in mid-sentence;
+- `terminology.zone`: a translation naming a zone its English does not (a change of meaning).
+
+A discouraged verb is read by its object (`readings`): "ihre Manakosten spielen" renders the
+English "pay its mana cost", so the fix is 'bezahlen', not 'wirken', and the missing 'pay' is the
+same finding; where the English does not say the term's concept, the finding explains instead of
+prescribing. A fix keeps the form of the word it replaces ('spielst' -> 'wirkst', 'rejouer' ->
+'relancer').
 
 Locale rules (articles per gender, capitalisation of nouns) live in `LOCALE`: adding a language
 is one entry there.
@@ -22,9 +29,10 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterator
 
-from ..models import SOURCE_LANGUAGE, Severity, UnitKind
+from ..models import M_, SOURCE_LANGUAGE, Message, Severity, UnitKind
 from ..termbase import Term, TermMatch
 from .base import TERMS, VERDICTS, Check, Context, Issue, Text, quote
+from .staleness import is_stale, old_english
 
 
 @dataclass(frozen=True)
@@ -45,7 +53,8 @@ LOCALE: dict[str, Locale] = {
                  frozenset({"autre", "même", "seul", "seule", "premier", "première", "dernier", "dernière"}), False),
 }
 _WORDS = re.compile(r"\S+")
-_GENDER_NAME = {"m": "masculine", "f": "feminine", "n": "neuter"}
+_KIND_NAMES = {"keyword": M_("keyword"), "action": M_("keyword action"), "term": M_("game term")}
+_GENDER_NAME = {"m": M_("masculine"), "f": M_("feminine"), "n": M_("neuter")}
 
 
 def _term_label(term: Term) -> str:
@@ -75,6 +84,9 @@ def missing_term(ctx: Context) -> Iterator[Issue]:
         have = {m.concept_id for m in ctx.terms(t)}
         # a concept left in English is terminology.untranslated's finding, not a missing term
         have |= {m.concept_id for m in ctx.termbase.find_terms(t.text, SOURCE_LANGUAGE)}
+        # a concept rendered by a discouraged term ("Manakosten spielen" for "pay its mana cost") is
+        # that term's finding, with the fix the context asks for: one defect, one finding
+        have |= {reading.concept for reading in readings(ctx, t).values()}
         seen: set[str] = set()
         for m in en_matches:
             concept = ctx.termbase.concept(m.concept_id)
@@ -86,11 +98,125 @@ def missing_term(ctx: Context) -> Iterator[Issue]:
             seen.add(m.concept_id)
             expected = ctx.termbase.preferred(concept.id, t.lang) or targets[0]
             forms = ", ".join(f"'{f}'" for f in expected.forms[:4])
-            yield Issue.at(t, f"{t.label}: the English says '{en_text.text[m.start:m.end]}' "
-                              f"(“{quote(en_text.text, m.start, m.end)}”) but the {ctx.language_name(t.lang)} text "
-                              f"has no term for it: expected {_term_label(expected)} ({forms} …)",
-                           f"translate '{en_text.text[m.start:m.end]}' as {_term_label(expected)} "
-                           f"(termbase: {expected.source})")
+            said = en_text.text[m.start:m.end]
+            yield Issue.at(t, M_("{label}: the English says '{said}' (“{context}”) but the text in {lang} has no term "
+                                 "for it: expected {term} ({forms} …)", label=t.label, said=said,
+                                 context=quote(en_text.text, m.start, m.end), lang=ctx.lang(t.lang),
+                                 term=_term_label(expected), forms=forms),
+                           M_("translate '{said}' as {term} (termbase: {source})", said=said,
+                              term=_term_label(expected), source=expected.source))
+
+
+# ------------------------------------------------------------------ what a term renders, in context
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a discouraged term renders in a translation, judged by the English: `concept` (the
+    concept the English says there), `evidence` (the English words that show it, "" when the
+    English names the term's own concept somewhere), `sure` (False: the English does not say it)."""
+    concept: str
+    evidence: str
+    sure: bool
+
+
+NEAR = 40   # characters between a verb and its object
+
+
+def _clause_gap(text: str, a: int, b: int) -> bool:
+    """Whether a sentence or clause boundary lies between positions a < b."""
+    return any(ch in ".,;:!?" for ch in text[a:b])
+
+
+def _nearest(matches, text: str, pos: tuple[int, int], accept) -> TermMatch | None:
+    best, distance = None, NEAR + 1
+    for m in matches:
+        if not accept(m):
+            continue
+        d = m.start - pos[1] if m.start >= pos[1] else pos[0] - m.end if m.end <= pos[0] else NEAR + 1
+        if 0 <= d < distance and not _clause_gap(text, min(m.end, pos[1]), max(m.start, pos[0])):
+            best, distance = m, d
+    return best
+
+
+def source_english(ctx: Context, t: Text) -> Text | None:
+    """The English a translation was made from: the older English it records when it is stale and
+    the knowledge base keeps that one, else today's."""
+    english = ctx.english_text(t)
+    if english is not None and is_stale(t.unit, t.variant) and t.variant.translated_from:
+        old = old_english(t.unit, t.variant.translated_from)
+        if old is not None:
+            return Text(t.unit, SOURCE_LANGUAGE, 1, old, t.rule, t.ruling, t.release)
+    return english
+
+
+def readings(ctx: Context, t: Text) -> dict[tuple[int, int], Reading]:
+    """For each discouraged action term of a translation (by its span), what it renders here: a
+    verb is read by its object (the nearest term of the clause), and the English verb of that
+    object says what it means ("ihre Manakosten spielen": the English "pay its mana cost", so
+    'spielen' renders 'pay' here, not 'cast')."""
+    key = ("readings", t.unit.id, t.lang, str(t.index))
+    found = ctx.cache.get(key)
+    if found is not None:
+        return found  # type: ignore[return-value]
+    out: dict[tuple[int, int], Reading] = {}
+    english = source_english(ctx, t) if t.lang != SOURCE_LANGUAGE else None
+    matches = ctx.terms(t)
+    if english is not None and any(m.term.discouraged for m in matches):
+        en_matches = ctx.terms(english)
+        en_concepts = {m.concept_id for m in en_matches}
+        kinds = {c.id: c.kind for c in ctx.termbase.concepts}
+        for m in matches:
+            if not m.term.discouraged:
+                continue
+            reading = None
+            if kinds.get(m.concept_id) == "action":
+                obj = _nearest(matches, t.text, (m.start, m.end),
+                               lambda x: kinds.get(x.concept_id) == "term" and x.concept_id not in ZONES)
+                en_obj = next((x for x in en_matches if obj is not None and x.concept_id == obj.concept_id), None)
+                verb = None if en_obj is None else _nearest(en_matches, english.text, (en_obj.start, en_obj.end),
+                                                             lambda x: kinds.get(x.concept_id) == "action")
+                if verb is not None:
+                    lo, hi = min(verb.start, en_obj.start), max(verb.end, en_obj.end)  # type: ignore[union-attr]
+                    reading = Reading(verb.concept_id, english.text[lo:hi], True)
+            if reading is None:
+                reading = Reading(m.concept_id, "", m.concept_id in en_concepts)
+            out[(m.start, m.end)] = reading
+    ctx.cache[key] = out
+    return out
+
+
+def inflected(found: str, term: Term, replacement: Term) -> str:
+    """The replacement in the form of `found`: 'spielst' -> 'wirkst', 'jouez' -> 'lancez',
+    'rejouer' -> 'relancer' (a prefix before a form is kept); the base form where the
+    replacement has no such form."""
+    low = found.casefold()
+    forms = {f.casefold() for f in term.forms} | {term.text.casefold()}
+    prefix, base = "", found
+    for k in (1, 2, 3):   # "rejouer": the prefix "re" before the form "jouer"
+        if low[:k].isalpha() and low[k:] in forms:
+            prefix, base = found[:k], found[k:]
+            break
+    b, tx = base.casefold(), term.text.casefold()
+    common = 0
+    while common < min(len(b), len(tx)) and b[common] == tx[common]:
+        common += 1
+    suffix_term, suffix_found = tx[common:], base[common:]
+    text = replacement.text
+    out = text
+    if common and text.casefold().endswith(suffix_term):
+        candidate = text[: len(text) - len(suffix_term)] + suffix_found
+        if candidate.casefold() in {f.casefold() for f in replacement.forms} or not suffix_found:
+            out = candidate
+    out = prefix + out
+    return out[:1].upper() + out[1:] if found[:1].isupper() else out
+
+
+def _replacement(ctx: Context, concept_id: str, lang: str, text: str | None) -> Term | None:
+    concept = ctx.termbase.concept(concept_id)
+    if concept is None:
+        return None
+    return next((x for x in concept.terms.get(lang, ()) if x.text == text), None) or ctx.termbase.preferred(concept_id, lang)
 
 
 # ------------------------------------------------------------------ deprecated, forbidden, old wording
@@ -125,6 +251,9 @@ def _discouraged_uses(ctx: Context) -> list[tuple[Text, dict[tuple[str, str], li
 
 def _discouraged(ctx: Context, status: str, old_wording: bool) -> Iterator[Issue]:
     for t, groups in _discouraged_uses(ctx):
+        if t.lang == SOURCE_LANGUAGE and t.variant.releases:
+            continue  # the English of a rules release is that release's official wording, by definition
+        reads = readings(ctx, t)
         for (concept_id, _), matches in groups.items():
             term = matches[0].term
             if term.status != status:
@@ -132,29 +261,58 @@ def _discouraged(ctx: Context, status: str, old_wording: bool) -> Iterator[Issue
             current = t.lang == SOURCE_LANGUAGE and _still_current(t.release, term.retired)
             if current != old_wording:
                 continue
-            first = matches[0]
-            found = t.text[first.start:first.end]
-            times = f" ({len(matches)} times)" if len(matches) > 1 else ""
-            retired = f", retired {term.retired}" if term.retired else ""
-            name = ctx.language_name(t.lang)
-            if old_wording:
-                message = (f"{t.label} uses '{found}'{times} (“{quote(t.text, first.start, first.end)}”), the wording "
-                           f"of the {t.release} rules; today's rules say '{term.replacement}'{retired}")
-                suggestion = (f"keep it while the text is that of the {t.release} release; when importing a newer "
-                              f"release, its text says '{term.replacement}' (termbase: {term.source})")
-            else:
-                message = (f"{t.label} uses '{found}'{times} (“{quote(t.text, first.start, first.end)}”), a {status} "
-                           f"{name} term for {_concept_name(ctx, concept_id)}{retired}")
-                if term.note:
-                    message += f" — {term.note}"
-                suggestion = f"write '{term.replacement}' instead (termbase: {term.source})"
-                english = ctx.english_text(t) if t.lang != SOURCE_LANGUAGE else None
-                if english is not None and concept_id not in {m.concept_id for m in ctx.terms(english)}:
-                    message += (f"; the English does not speak of {_concept_name(ctx, concept_id)} here "
-                                f"(“{quote(english.text, 0, 80, 0)}”)")
-                    suggestion = (f"check the meaning against the English and reword; where it means "
-                                  f"{_concept_name(ctx, concept_id)}, write '{term.replacement}' (termbase: {term.source})")
-            yield Issue.at(t, message, suggestion)
+            # the uses of the term that mean the same here are one finding, with their fix
+            by_reading: dict[tuple[str, bool] | None, list[tuple[TermMatch, Reading | None]]] = defaultdict(list)
+            for m in matches:
+                reading = reads.get((m.start, m.end))
+                by_reading[(reading.concept, reading.sure) if reading else None].append((m, reading))
+            for uses in by_reading.values():
+                yield _discouraged_issue(ctx, t, concept_id, term, [m for m, _r in uses], uses[0][1], old_wording)
+
+
+def _discouraged_issue(ctx: Context, t: Text, concept_id: str, term: Term, uses: list[TermMatch],
+                       reading: Reading | None, old_wording: bool) -> Issue:
+    first = uses[0]
+    found = t.text[first.start:first.end]
+    times = M_(" ({n} times)", n=len(uses)) if len(uses) > 1 else ""
+    retired = M_(", retired {when}", when=term.retired) if term.retired else ""
+    context = quote(t.text, first.start, first.end)
+    span = (first.start, first.end)
+    if old_wording:
+        return Issue.at(t, M_("{label} uses '{found}'{times} (“{context}”), the wording of the {release} rules; today's "
+                              "rules say '{replacement}'{retired}", label=t.label, found=found, times=times,
+                              context=context, release=t.release, replacement=term.replacement, retired=retired),
+                        M_("nothing to change while the text is that of the {release} release; a newer release's "
+                           "text says '{replacement}' (termbase: {source})", release=t.release,
+                           replacement=term.replacement, source=term.source), span=span)
+    message: Message = M_("{label} uses '{found}'{times} (“{context}”), a {status} term in {lang} for {concept}{retired}",
+                          label=t.label, found=found, times=times, context=context,
+                          status=M_("deprecated") if term.status == "deprecated" else M_("forbidden"),
+                          lang=ctx.lang(t.lang), concept=_concept_name(ctx, concept_id), retired=retired)
+    if term.note:
+        message = M_("{message} — {note}", message=message, note=term.note)
+    if reading is not None and reading.concept != concept_id:
+        # the English says another thing here: the fix is that concept's term ("bezahlen", not "wirken")
+        target = ctx.termbase.preferred(reading.concept, t.lang)
+        message = M_("{message}; here it renders {meant} (English: “{evidence}”)", message=message,
+                     meant=_concept_name(ctx, reading.concept), evidence=reading.evidence)
+        if target is not None:
+            suggestion: Message = M_("write '{word}' here: the English says {meant} (termbase: {source})",
+                                     word=inflected(found, term, target), meant=_concept_name(ctx, reading.concept),
+                                     source=target.source)
+        else:
+            suggestion = M_("reword it after the English, which says {meant} here", meant=_concept_name(ctx, reading.concept))
+    elif reading is not None and not reading.sure:
+        english = ctx.english_text(t)
+        message = M_("{message}; the English does not speak of {concept} here (“{english}”)", message=message,
+                     concept=_concept_name(ctx, concept_id), english=quote(english.text, 0, 80, 0) if english else "")
+        suggestion = M_("reword it after the English: what does the English say here? (the termbase's term for "
+                        "{concept} would not fit)", concept=_concept_name(ctx, concept_id))
+    else:
+        target = _replacement(ctx, concept_id, t.lang, term.replacement)
+        word = inflected(found, term, target) if target is not None else term.replacement
+        suggestion = M_("write '{word}' instead (termbase: {source})", word=word, source=term.source)
+    return Issue.at(t, message, suggestion, span=span)
 
 
 def deprecated(ctx: Context) -> Iterator[Issue]:
@@ -195,11 +353,17 @@ def untranslated(ctx: Context) -> Iterator[Issue]:
                     continue  # reported once; or inside a sentence the language check reports
                 seen.add((m.concept_id, other))
                 target = ctx.termbase.preferred(m.concept_id, t.lang)
-                instead = f"write {_term_label(target)}" if target else "translate it"
-                what = "left untranslated" if other == SOURCE_LANGUAGE else "used"
-                yield Issue.at(t, f"{t.label}: the {ctx.language_name(other)} {concept.kind} '{found}' is {what} in the "
-                                  f"{ctx.language_name(t.lang)} text (“{quote(t.text, m.start, m.end)}”)",
-                               f"{instead}" + (f" (termbase: {target.source})" if target else ""))
+                if other == SOURCE_LANGUAGE:
+                    message = M_("{label}: the English {kind} '{found}' is left untranslated in the text in {lang} "
+                                 "(“{context}”)", label=t.label, kind=_KIND_NAMES.get(concept.kind, concept.kind),
+                                 found=found, lang=ctx.lang(t.lang), context=quote(t.text, m.start, m.end))
+                else:
+                    message = M_("{label}: the {kind} '{found}' of {other} is used in the text in {lang} (“{context}”)",
+                                 label=t.label, kind=_KIND_NAMES.get(concept.kind, concept.kind), found=found,
+                                 other=ctx.lang(other), lang=ctx.lang(t.lang), context=quote(t.text, m.start, m.end))
+                fix = (M_("write {term} (termbase: {source})", term=_term_label(target), source=target.source)
+                       if target else M_("translate it"))
+                yield Issue.at(t, message, fix, span=(m.start, m.end))
 
 
 def _foreign_sentences(ctx: Context):
@@ -234,7 +398,9 @@ def inconsistent(ctx: Context) -> Iterator[Issue]:
             standard_units = sorted({x.label for x, _ in by_term[standard]})
             surface = sorted({x.text[m.start:m.end] for x, m in by_term[standard]})
             spelled = "', '".join(surface[:3])
-            where = ", ".join(standard_units[:3]) + (f" and {len(standard_units) - 3} more" if len(standard_units) > 3 else "")
+            where: object = ", ".join(standard_units[:3])
+            if len(standard_units) > 3:
+                where = M_("{units} and {more} more", units=where, more=len(standard_units) - 3)
             for term_text, items in sorted(by_term.items()):
                 if term_text == standard:
                     continue
@@ -243,13 +409,15 @@ def inconsistent(ctx: Context) -> Iterator[Issue]:
                     if t.unit.id in done:
                         continue
                     done.add(t.unit.id)
-                    name = ctx.language_name(lang)
-                    yield Issue.at(t, f"{t.label} writes '{t.text[m.start:m.end]}' (“{quote(t.text, m.start, m.end)}”) "
-                                      f"for {_concept_name(ctx, concept_id)}, but the {name} texts elsewhere write "
-                                      f"'{spelled}' ({where})",
-                                   f"use one term for one concept: the term '{standard}'"
-                                   + (f" (as in '{spelled}')" if spelled != standard else "")
-                                   + (f" (termbase: {preferred.source})" if preferred and preferred.text == standard else ""))
+                    yield Issue.at(t, M_("{label} writes '{found}' (“{context}”) for {concept}, but the texts in "
+                                         "{lang} elsewhere write '{spelled}' ({where})", label=t.label,
+                                         found=t.text[m.start:m.end], context=quote(t.text, m.start, m.end),
+                                         concept=_concept_name(ctx, concept_id), lang=ctx.lang(lang),
+                                         spelled=spelled, where=where),
+                                   M_("use one term for one concept: '{standard}'{source}", standard=standard,
+                                      source=M_(" (termbase: {source})", source=preferred.source)
+                                      if preferred and preferred.text == standard else ""),
+                                   span=(m.start, m.end))
 
 
 # ------------------------------------------------------------------ gender and case
@@ -274,11 +442,13 @@ def gender(ctx: Context) -> Iterator[Issue]:
                 for g, articles in locale.articles.items():
                     if g != m.term.gender and article in articles:
                         start = spans[len(words) - 1][0]
-                        yield Issue.at(t, f"{t.label}: “{t.text[start:m.end]}” — '{m.term.text}' is "
-                                          f"{_GENDER_NAME[m.term.gender]}, '{article}' is {_GENDER_NAME[g]} "
-                                          f"(“{quote(t.text, start, m.end)}”)",
-                                       f"make the article agree with the {_GENDER_NAME[m.term.gender]} "
-                                       f"'{m.term.text}' (termbase: {m.term.source})")
+                        yield Issue.at(t, M_("{label}: “{phrase}” — '{term}' is {gender}, '{article}' is {other} "
+                                             "(“{context}”)", label=t.label, phrase=t.text[start:m.end],
+                                             term=m.term.text, gender=_GENDER_NAME[m.term.gender], article=article,
+                                             other=_GENDER_NAME[g], context=quote(t.text, start, m.end)),
+                                       M_("make the article agree with the {gender} '{term}' (termbase: {source})",
+                                          gender=_GENDER_NAME[m.term.gender], term=m.term.text, source=m.term.source),
+                                       span=(start, m.end))
 
 
 def in_quotes(text: str, pos: int, lang: str) -> bool:
@@ -289,7 +459,23 @@ def in_quotes(text: str, pos: int, lang: str) -> bool:
     return any(text.rfind(a, 0, pos) > text.rfind(b, 0, pos) for a, b in pairs)
 
 
-_SENTENCE_START = re.compile(r"(?:^|[.!?:;•]\s*|[„“”\"«(]\s*|—\s*)$")
+# A sentence starts at the text's start, after an end mark (and the closing quotes or parenthesis
+# that may follow it: '… la lancer. » Payer le coût'), after an opening quote, or after a dash.
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;•…]\s*[\"”“»)’]*\s*|[„“”\"«(]\s*|—\s*)$")
+
+
+_WORD_BEFORE = re.compile(r"([^\W\d_][\w'’-]*)[ \u00a0]+$")
+_WORD_AFTER = re.compile(r"^[ \u00a0]+(?:of |de |du |des )?([^\W\d_][\w'’-]*)")
+
+
+def _in_name(text: str, start: int, end: int) -> bool:
+    """Whether a capitalised word stands beside another capitalised word (a card's name), not at a
+    sentence start."""
+    before = _WORD_BEFORE.search(text[max(0, start - 40):start])
+    if before and before.group(1)[:1].isupper() and not _SENTENCE_START.search(text[: start - len(before.group(0))]):
+        return True
+    after = _WORD_AFTER.search(text[end:end + 40])
+    return bool(after and after.group(1)[:1].isupper())
 
 
 def case(ctx: Context) -> Iterator[Issue]:
@@ -303,6 +489,8 @@ def case(ctx: Context) -> Iterator[Issue]:
                 continue
             if in_quotes(t.text, m.start, t.lang):
                 continue  # a quoted title ("Mana Abilities") keeps its capitals
+            if not locale.nouns_capitalised and _in_name(t.text, m.start, m.end):
+                continue  # part of a name ("Library of Alexandria", "Elephant Graveyard")
             key = " ".join(found.casefold().split())
             expected = next((f for f in m.term.forms if " ".join(f.casefold().split()) == key), m.term.text)
             if found[1:] == expected[1:]:  # only the first letter differs
@@ -311,18 +499,50 @@ def case(ctx: Context) -> Iterator[Issue]:
                     continue  # a sentence start, or a German nominalisation ("das Erkunden")
                 if not upper and any(f[:1].islower() and f[1:] == found[1:] for f in m.term.forms):
                     continue
-            yield Issue.at(t, f"{t.label} writes '{found}' (“{quote(t.text, m.start, m.end)}”); the "
-                              f"{ctx.language_name(t.lang)} term is written '{expected}'",
-                           f"write '{expected}'")
+            yield Issue.at(t, M_("{label} writes '{found}' (“{context}”); the term in {lang} is written '{expected}'",
+                                 label=t.label, found=found, context=quote(t.text, m.start, m.end),
+                                 lang=ctx.lang(t.lang), expected=expected),
+                           M_("write '{expected}'", expected=expected), span=(m.start, m.end))
+
+
+# ------------------------------------------------------------------ zones
+
+
+ZONES = ("library", "hand", "battlefield", "graveyard", "stack", "exile")   # concept ids of the termbase
+
+
+def zone(ctx: Context) -> Iterator[Issue]:
+    """A translation that names a zone its English does not (a card "removed from the game"
+    where the English removes it from the graveyard): a change of meaning."""
+    zones = [z for z in ZONES if ctx.termbase.concept(z) is not None]
+    for t, _english in ctx.translations():
+        english = source_english(ctx, t)
+        if english is None:
+            continue
+        en_zones = {m.concept_id for m in ctx.terms(english) if m.concept_id in zones}
+        en_zones |= {m.concept_id for m in ctx.termbase.find_terms(english.text, SOURCE_LANGUAGE) if m.concept_id in zones}
+        seen: set[str] = set()
+        for m in ctx.terms(t):
+            if m.concept_id not in zones or m.concept_id in en_zones or m.concept_id in seen:
+                continue
+            seen.add(m.concept_id)
+            said = ", ".join(_concept_name(ctx, z) for z in zones if z in en_zones)
+            yield Issue.at(t, M_("{label}: the text in {lang} speaks of {zone} (“{context}”), which the English does "
+                                 "not: the English names {zones} (“{english}”)", label=t.label, lang=ctx.lang(t.lang),
+                                 zone=_concept_name(ctx, m.concept_id), context=quote(t.text, m.start, m.end),
+                                 zones=said or M_("no zone"), english=quote(english.text, 0, 100, 0)),
+                           M_("name the zone the English names: a wrong zone changes what the rule does"),
+                           span=(m.start, m.end))
 
 
 CHECKS = (
+    Check("terminology.zone", "a translation names a zone its English does not (a change of meaning)", Severity.ERROR, zone, cost=2, needs=(TERMS,)),
     Check("terminology.missing-term", "the translation lacks the term of a concept the English uses", Severity.WARNING, missing_term, cost=1, needs=(TERMS,)),
     Check("terminology.deprecated", "a deprecated term (old rules wording, replaced term)", Severity.WARNING, deprecated, cost=13, needs=(TERMS,)),
     Check("terminology.forbidden", "a forbidden term", Severity.ERROR, forbidden, cost=10, needs=(TERMS,)),
     Check("terminology.old-wording", "English wording of its rules release, outdated today", Severity.INFO, old_wording, cost=10, needs=(TERMS,)),
-    Check("terminology.untranslated", "a keyword or game term left in English (or in another language's form)", Severity.ERROR, untranslated, cost=2, needs=(VERDICTS,)),
+    Check("terminology.untranslated", "a keyword or game term left in English (or in another language's form)", Severity.WARNING, untranslated, cost=2, needs=(VERDICTS,)),
     Check("terminology.inconsistent", "one concept rendered by different terms within one language", Severity.WARNING, inconsistent, cost=15, needs=(TERMS,)),
     Check("terminology.gender", "an article that does not agree with the term's gender", Severity.WARNING, gender, cost=1, needs=(TERMS,)),
-    Check("terminology.case", "a term capitalised against its language's rule", Severity.WARNING, case, cost=20, needs=(TERMS,)),
+    Check("terminology.case", "a term capitalised against its language's rule (style)", Severity.INFO, case, cost=20, needs=(TERMS,)),
 )

@@ -9,7 +9,8 @@
 - `typography.range-dash`: a range of rules with a hyphen ("601.2e-g") instead of an en dash;
 - `typography.double-space`, `typography.lowercase-start`, `typography.mixed-apostrophes`.
 
-The locale rules live in `LOCALE`: adding a language is one entry there.
+Typography is style: every finding is informational (it changes nothing of what a reader
+understands). The locale rules live in `LOCALE`: adding a language is one entry there.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterator
 
-from ..models import Severity, UnitKind
+from ..models import M_, Severity, UnitKind
 from .base import REFS, Check, Context, Issue, Text, quote
 
 NBSP = "\u00a0\u202f"
@@ -42,7 +43,7 @@ _DEFAULT = Locale('"…"', "", (), False)
 
 _DOUBLE_SPACE = re.compile(r"(?<=\S) {2,}(?=\S)")
 _HIGH_PUNCT = re.compile(r"(\s?)([;:!?])")
-_SPACE_BEFORE_LOW = re.compile(r"(?<=[^\W\d_]) +([,.])(?!\d)")
+_SPACE_BEFORE_LOW = re.compile(r"(?<=[^\W\d_]) +([,.])(?![\d ]\.|\d)")   # not an ellipsis ". . ."
 _QUOTES = re.compile('["„“”«»]')
 
 
@@ -91,9 +92,11 @@ def quotes(ctx: Context) -> Iterator[Issue]:
             continue
         marks = "".join(sorted({t.text[p] for p in bad}))
         end = bad[1] + 1 if len(bad) > 1 and bad[1] - bad[0] < 60 else bad[0] + 1
-        yield Issue.at(t, f"{t.label}: quotation marks {' '.join(marks)} do not belong in "
-                          f"{ctx.language_name(t.lang)} text (“{quote(t.text, bad[0], end, 15)}”)",
-                       f"write {ctx.language_name(t.lang)} quotation marks: {loc.quotes}")
+        yield Issue.at(t, M_("{label}: the quotation marks {marks} do not belong in a text in {lang} (“{context}”)",
+                             label=t.label, marks=" ".join(marks), lang=ctx.lang(t.lang),
+                             context=quote(t.text, bad[0], end, 15)),
+                       M_("write the quotation marks of {lang}: {quotes}", lang=ctx.lang(t.lang), quotes=loc.quotes),
+                       span=(bad[0], end))
 
 
 def quote_spacing(ctx: Context) -> Iterator[Issue]:
@@ -104,9 +107,11 @@ def quote_spacing(ctx: Context) -> Iterator[Issue]:
                    (ch == open_ and (i + 1 >= len(t.text) or t.text[i + 1] not in NBSP)) or
                    (ch == close and (i == 0 or t.text[i - 1] not in NBSP))]
             if bad:
-                yield Issue.at(t, f"{t.label}: {open_} and {close} need a no-break space inside "
-                                  f"(“{quote(t.text, bad[0], bad[0] + 1, 15)}”)",
-                               f"write {open_}\u00a0…\u00a0{close} with no-break spaces (U+00A0)")
+                yield Issue.at(t, M_("{label}: {open} and {close} need a no-break space inside (“{context}”)",
+                                     label=t.label, open=open_, close=close,
+                                     context=quote(t.text, bad[0], bad[0] + 1, 15)),
+                               M_("write {open}\u00a0…\u00a0{close} with no-break spaces (U+00A0)", open=open_,
+                                  close=close), span=(bad[0], bad[0] + 1))
 
 
 def _high_punct(t: Text):
@@ -130,18 +135,23 @@ def punctuation_spacing(ctx: Context) -> Iterator[Issue]:
         for pos, prev in _high_punct(t):
             mark = t.text[pos]
             if loc.space_before and prev and not prev.isspace() and prev not in NBSP:
-                yield Issue.at(t, f"{t.label}: no space before '{mark}' (“{quote(t.text, pos, pos + 1, 15)}”)",
-                               f"{ctx.language_name(t.lang)} puts a no-break space before {mark}: write '\u00a0{mark}'")
+                yield Issue.at(t, M_("{label}: no space before '{mark}' (“{context}”)", label=t.label, mark=mark,
+                                     context=quote(t.text, pos, pos + 1, 15)),
+                               M_("{lang} puts a no-break space before {mark}: write '\u00a0{mark}'",
+                                  lang=ctx.lang(t.lang), mark=mark), span=(pos, pos + 1))
                 break
             if not loc.space_before and prev and (prev.isspace() or prev in NBSP):
-                yield Issue.at(t, f"{t.label}: a space before '{mark}' (“{quote(t.text, pos, pos + 1, 15)}”)",
-                               f"{ctx.language_name(t.lang)} puts no space before {mark}: remove it")
+                yield Issue.at(t, M_("{label}: a space before '{mark}' (“{context}”)", label=t.label, mark=mark,
+                                     context=quote(t.text, pos, pos + 1, 15)),
+                               M_("{lang} puts no space before {mark}: remove it", lang=ctx.lang(t.lang), mark=mark),
+                               span=(pos, pos + 1))
                 break
         else:
             m = _SPACE_BEFORE_LOW.search(t.text) if " ," in t.text or " ." in t.text else None
             if m:
-                yield Issue.at(t, f"{t.label}: a space before '{m.group(1)}' (“{quote(t.text, m.start(), m.end(), 15)}”)",
-                               "remove the space before the comma or full stop")
+                yield Issue.at(t, M_("{label}: a space before '{mark}' (“{context}”)", label=t.label,
+                                     mark=m.group(1), context=quote(t.text, m.start(), m.end(), 15)),
+                               M_("remove the space before the comma or full stop"), span=(m.start(), m.end()))
 
 
 def nbsp(ctx: Context) -> Iterator[Issue]:
@@ -150,9 +160,10 @@ def nbsp(ctx: Context) -> Iterator[Issue]:
         if found:
             marks = " ".join(sorted({t.text[p] for p, _ in found}))
             pos = found[0][0]
-            yield Issue.at(t, f"{t.label}: an ordinary space before {marks} (“{quote(t.text, pos, pos + 1, 15)}”): "
-                              f"a line may break before the mark",
-                           "use a no-break space (U+00A0, or U+202F before ; ! ?) before the mark")
+            yield Issue.at(t, M_("{label}: an ordinary space before {marks} (“{context}”): a line may break before "
+                                 "the mark", label=t.label, marks=marks, context=quote(t.text, pos, pos + 1, 15)),
+                           M_("use a no-break space (U+00A0, or U+202F before ; ! ?) before the mark"),
+                           span=(pos - 1, pos + 1))
 
 
 def range_dash(ctx: Context) -> Iterator[Issue]:
@@ -160,9 +171,9 @@ def range_dash(ctx: Context) -> Iterator[Issue]:
         for ref in ctx.refs(t):
             if len(ref.numbers) > 1 and "-" in ref.text:
                 fixed = re.sub(r"\s*-\s*", "–", ref.text)
-                yield Issue.at(t, f"{t.label}: the range “{ref.text}” is written with a hyphen "
-                                  f"(“{quote(t.text, ref.start, ref.end, 25)}”)",
-                               f"write “{fixed}” with an en dash (U+2013)")
+                yield Issue.at(t, M_("{label}: the range “{range}” is written with a hyphen (“{context}”)",
+                                     label=t.label, range=ref.text, context=quote(t.text, ref.start, ref.end, 25)),
+                               M_("write “{fixed}” with an en dash (U+2013)", fixed=fixed), span=(ref.start, ref.end))
                 break
 
 
@@ -170,8 +181,9 @@ def double_space(ctx: Context) -> Iterator[Issue]:
     for t in ctx.texts():
         m = _DOUBLE_SPACE.search(t.text) if "  " in t.text else None
         if m:
-            yield Issue.at(t, f"{t.label}: {len(m.group())} spaces in a row (“{quote(t.text, m.start(), m.end(), 15)}”)",
-                           "write one space")
+            yield Issue.at(t, M_("{label}: {n} spaces in a row (“{context}”)", label=t.label, n=len(m.group()),
+                                 context=quote(t.text, m.start(), m.end(), 15)),
+                           M_("write one space"), span=(m.start(), m.end()))
 
 
 def lowercase_start(ctx: Context) -> Iterator[Issue]:
@@ -181,8 +193,11 @@ def lowercase_start(ctx: Context) -> Iterator[Issue]:
         stripped = t.text.lstrip("„“\"«( \u00a0")
         if stripped[:1].islower():
             first = stripped.split(" ", 1)[0]
-            yield Issue.at(t, f"{t.label}: the text starts with a lowercase letter (“{quote(t.text, 0, len(first), 0)}”)",
-                           f"start the sentence with a capital: '{first[:1].upper() + first[1:]}'")
+            start = len(t.text) - len(stripped)
+            yield Issue.at(t, M_("{label}: the text starts with a lowercase letter (“{context}”)", label=t.label,
+                                 context=quote(t.text, 0, len(first), 0)),
+                           M_("start the sentence with a capital: '{word}'", word=first[:1].upper() + first[1:]),
+                           span=(start, start + len(first)))
 
 
 def mixed_apostrophes(ctx: Context) -> Iterator[Issue]:
@@ -192,18 +207,19 @@ def mixed_apostrophes(ctx: Context) -> Iterator[Issue]:
         straight = re.search(r"(?<=[^\W\d_])'(?=[^\W\d_])", t.text)
         curly = re.search(r"(?<=[^\W\d_])’(?=[^\W\d_])", t.text)
         if straight and curly:
-            yield Issue.at(t, f"{t.label} mixes apostrophes ’ (“{quote(t.text, curly.start(), curly.end(), 10)}”) and ' "
-                              f"(“{quote(t.text, straight.start(), straight.end(), 10)}”)",
-                           "use one kind of apostrophe in a text (’ as the rules releases since 2018 do)")
+            yield Issue.at(t, M_("{label} mixes apostrophes ’ (“{curly}”) and ' (“{straight}”)", label=t.label,
+                                 curly=quote(t.text, curly.start(), curly.end(), 10),
+                                 straight=quote(t.text, straight.start(), straight.end(), 10)),
+                           M_("use one kind of apostrophe in a text (’ as the rules releases since 2018 do)"))
 
 
 CHECKS = (
-    Check("typography.quotes", "quotation marks of another locale", Severity.WARNING, quotes, cost=17),
+    Check("typography.quotes", "quotation marks of another locale", Severity.INFO, quotes, cost=17),
     Check("typography.quote-spacing", "French « » without no-break spaces inside", Severity.INFO, quote_spacing, cost=1),
-    Check("typography.punctuation-spacing", "wrong spacing before punctuation for the locale", Severity.WARNING, punctuation_spacing, cost=20),
+    Check("typography.punctuation-spacing", "wrong spacing before punctuation for the locale", Severity.INFO, punctuation_spacing, cost=20),
     Check("typography.nbsp", "an ordinary space where French wants a no-break one", Severity.INFO, nbsp, cost=1),
-    Check("typography.range-dash", "a rule range written with a hyphen instead of an en dash", Severity.WARNING, range_dash, cost=4, needs=(REFS,)),
-    Check("typography.double-space", "several spaces in a row", Severity.WARNING, double_space, cost=6),
-    Check("typography.lowercase-start", "a text that starts with a lowercase letter", Severity.WARNING, lowercase_start, cost=8),
+    Check("typography.range-dash", "a rule range written with a hyphen instead of an en dash", Severity.INFO, range_dash, cost=4, needs=(REFS,)),
+    Check("typography.double-space", "several spaces in a row", Severity.INFO, double_space, cost=6),
+    Check("typography.lowercase-start", "a text that starts with a lowercase letter", Severity.INFO, lowercase_start, cost=8),
     Check("typography.mixed-apostrophes", "’ and ' mixed in one text", Severity.INFO, mixed_apostrophes, cost=3),
 )

@@ -18,16 +18,17 @@ Pure functions of their inputs, no text markup: escaping is the templates' (auto
 
 from __future__ import annotations
 
+import dataclasses
 from collections import defaultdict
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Callable, Iterable, Mapping, Sequence
 
-from ..models import SOURCE_LANGUAGE, Finding, KnowledgeBase, Language, Rule, Ruling, Severity, Unit
+from ..models import SOURCE_LANGUAGE, Finding, KnowledgeBase, Language, Rule, Ruling, Severity, Speaker, Unit
 from .coverage import Cell, Coverage, Row
 
 __all__ = ["SEVERITIES", "GROUPED", "RULINGS", "Index", "Entry", "entry", "Group", "groups", "Words", "rule_title", "Counts", "counts", "grouped_missing", "by_group",
-           "row_key", "has_text", "translated_rows", "COLORS", "Chart", "ChartRow", "Lane", "Bar", "LegendItem",
+           "row_key", "has_text", "localised", "translated_rows", "COLORS", "Chart", "ChartRow", "Lane", "Bar", "LegendItem",
            "chart"]
 
 SEVERITIES = (Severity.ERROR, Severity.WARNING, Severity.INFO)
@@ -104,6 +105,17 @@ def rule_title(rule: Rule, lang: str = SOURCE_LANGUAGE) -> str:
     if rule.title is not None:
         title = rule.title.text(lang) or rule.title.text(SOURCE_LANGUAGE)
     return f"{rule.number} {title.text}" if title else rule.number
+
+
+def localised(findings: Iterable[Finding], speaker: Speaker | None) -> tuple[Finding, ...]:
+    """The findings with their message and fix in the speaker's language (unchanged without one)."""
+    if speaker is None:
+        return tuple(findings)
+    out = []
+    for f in findings:
+        message, suggestion = f.localised(speaker)
+        out.append(dataclasses.replace(f, message=message, suggestion=suggestion))
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -228,7 +240,7 @@ def translated_rows(coverage: Coverage) -> Coverage:
 
 COLORS = MappingProxyType({"translated": "#2e7d32", "stale": "#f9a825", "missing": "#c62828"})
 _PARTS = ("translated", "stale", "missing")
-_LABEL_W, _BAR_W, _BAR_H, _GAP, _LANG_W = 230, 300, 12, 3, 28
+_LABEL_W, _BAR_W, _BAR_H, _GAP, _LANG_W = 230, 300, 14, 3, 28   # bars as tall as the 12 px labels
 
 
 @dataclass(frozen=True)
@@ -274,13 +286,17 @@ class Chart:
     bar_height: int
 
 
-def chart(coverage: Coverage, titles: Mapping[str, str], languages: Sequence[str] | None = None) -> Chart:
-    """The chart of `coverage`; `titles` maps a row's key (`row_key`) to its label."""
+_PART_WORDS = {"translated": "up to date", "stale": "stale", "missing": "missing"}
+
+
+def chart(coverage: Coverage, titles: Mapping[str, str], languages: Sequence[str] | None = None,
+          _: Callable[[str], str] = str) -> Chart:
+    """The chart of `coverage`; `titles` maps a row's key (`row_key`) to its label; `_` translates
+    its words (the legend, each bar's title)."""
     langs = tuple(languages or coverage.languages)
     row_h = len(langs) * (_BAR_H + _GAP) + 10
     bar_x = _LABEL_W + _LANG_W
-    legend = tuple(LegendItem(bar_x + 95 * i, COLORS[name], "up to date" if name == "translated" else name)
-                   for i, name in enumerate(_PARTS))
+    legend = tuple(LegendItem(bar_x + 110 * i, COLORS[name], _(_PART_WORDS[name])) for i, name in enumerate(_PARTS))
     rows = []
     y = 26
     for row in coverage.rows:
@@ -294,7 +310,8 @@ def chart(coverage: Coverage, titles: Mapping[str, str], languages: Sequence[str
                 if not n or not cell.total:
                     continue
                 width = _BAR_W * n / cell.total
-                bars.append(Bar(x, width, COLORS[name], f"{lang}: {n} of {cell.total} {name}"))
+                bars.append(Bar(x, width, COLORS[name], _("{lang}: {n} of {total} {part}").format(
+                    lang=lang, n=n, total=cell.total, part=_(_PART_WORDS[name]))))
                 x += width
             lanes.append(Lane(lang, y + i * (_BAR_H + _GAP), tuple(bars)))
         rows.append(ChartRow(titles.get(row_key(row), row.id), y, tuple(lanes)))

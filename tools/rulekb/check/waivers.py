@@ -14,7 +14,7 @@ from typing import Iterable, Sequence
 
 from ..diagnostics import DataError, did_you_mean
 from ..load import parse_file
-from ..models import Finding, KnowledgeBase, Severity
+from ..models import M_, Finding, KnowledgeBase, Severity
 from ..schema import Reader
 from .base import Check, Waived
 
@@ -90,11 +90,15 @@ def apply_waivers(findings: Iterable[Finding], waivers: Sequence[Waiver], codes:
             used.add((f.code, f.entry, f.lang))
             waived.append(Waived(f, w.reason, w.file, w.line))
     active = set(codes)
-    unmatched = [Finding(UNMATCHED.code, UNMATCHED.severity, w.lang, w.entry, w.file, w.line,
-                         f"the waiver of {w.code} for {w.entry} ({w.lang}) matches no finding: the defect is gone "
-                         f"or the waiver names it wrongly",
-                         "remove the waiver, or correct its code, entry or lang")
-                 for w in waivers if (w.code, w.entry, w.lang) not in used and w.code in active and w.lang in langs]
+    fix = M_("remove the waiver, or correct its code, entry or lang")
+    unmatched = []
+    for w in waivers:
+        if (w.code, w.entry, w.lang) in used or w.code not in active or w.lang not in langs:
+            continue
+        msg = M_("the waiver of {code} for {entry} ({lang}) matches no finding: the defect is gone or the waiver "
+                 "names it wrongly", code=w.code, entry=w.entry, lang=w.lang)
+        unmatched.append(Finding(UNMATCHED.code, UNMATCHED.severity, w.lang, w.entry, w.file, w.line, msg.render(),
+                                 fix.render(), msg, fix))
     return kept, waived, unmatched
 
 

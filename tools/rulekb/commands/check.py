@@ -7,6 +7,9 @@ standard output.
     rulekb check [--lang L] [--format text|json|junit|html] [--output FILE] [--profile NAME]
     rulekb check --reports DIR      (every format from one run: DIR/qa.txt, qa.json, qa.xml, qa.html)
 
+With one `--lang L`, the report speaks that language (its messages, fixes and words from the
+UI catalog ``translations/ui/L.po``; the JSON report keeps the English beside them).
+
 Exit code 0 when no error-severity finding remains after the waivers, 1 when one does, 2 when
 the data (knowledge base, termbase, waivers) does not load or an option is wrong.
 """
@@ -51,6 +54,10 @@ def run(args: argparse.Namespace) -> Exit:
     # nothing changed since the last run (same YAML, profile, languages, code): its result
     result = cached_result(root, args.profile, args.lang,
                            lambda: run_checks(kb, root, profile=args.profile, langs=args.lang))
+    # the report speaks the language it is about: `--lang de` alone gives a German report
+    from ..i18n import load_ui
+    spoken = [lang for lang in kb.languages if args.lang and len(set(args.lang)) == 1 and lang.code == args.lang[0]]
+    ui = load_ui(root, spoken[0]) if spoken else None
     code = Exit(result.exit_code)
     summary = (f"{result.summary['findings']} findings ({result.summary['errors']} errors), "
                f"{len(result.waived)} waived; exit code {result.exit_code}")
@@ -58,10 +65,10 @@ def run(args: argparse.Namespace) -> Exit:
         folder = Path(args.reports)
         make_folder(folder)
         for fmt, name in REPORT_FILES:
-            write_output(folder / name, render(result, kb, fmt))
+            write_output(folder / name, render(result, kb, fmt, ui))
         print(f"wrote {', '.join(str(folder / name) for _, name in REPORT_FILES)}: {summary}", file=sys.stderr)
         return code
-    text = render(result, kb, args.format)
+    text = render(result, kb, args.format, ui)
     if args.output:
         if args.output != "-":
             make_folder(Path(args.output).parent)

@@ -15,15 +15,16 @@ filter (HTML-escaped, then Markdown's specials backslash-escaped: shown literall
 
 from __future__ import annotations
 
+import dataclasses
 from collections import defaultdict
 from dataclasses import dataclass
 
 from ..check import CheckResult, Waived
 from ..check.coverage import Cell
 from ..check.view import (Chart, Counts, Entry, Index, Words, by_group, chart, counts, entry, grouped_missing,
-                          has_text, row_key, translated_rows)
+                          has_text, localised, row_key, translated_rows)
 from ..i18n import UI
-from ..models import Finding, KnowledgeBase, Severity
+from ..models import SOURCE_LANGUAGE, Finding, KnowledgeBase, Severity
 from . import paths
 from .templating import Pages
 
@@ -137,7 +138,7 @@ def _sections(findings: list[Finding], ix: Index, lang: str) -> list[Section]:
 def status_data(result: CheckResult, kb: KnowledgeBase, lang: str, ui: UI) -> StatusPage:
     """What the status page of `lang` shows, from the check result."""
     ix = Index.of(kb)
-    findings = result.for_lang(lang)
+    findings = localised(result.for_lang(lang), ui if lang != SOURCE_LANGUAGE else None)
     titles = {row_key(row): ix.group_title(row_key(row), lang) for row in result.coverage.rows}
     lines, untouched, untouched_keys = [], [], set()
     for row in result.coverage.rows:
@@ -152,8 +153,9 @@ def status_data(result: CheckResult, kb: KnowledgeBase, lang: str, ui: UI) -> St
     listed = [f for f in findings if not (f.code == "coverage.missing" and ix.group(f.entry) in untouched_keys)]
     return StatusPage(
         lang, ix.endonym(lang), result.profile, counts(findings),
-        tuple((w, ix.label(w.finding.entry)) for w in result.waived if w.finding.lang == lang),
-        chart(translated, titles) if translated.rows else None,
+        tuple((dataclasses.replace(w, finding=localised((w.finding,), ui if lang != SOURCE_LANGUAGE else None)[0]),
+               ix.label(w.finding.entry)) for w in result.waived if w.finding.lang == lang),
+        chart(translated, titles, None, ui._) if translated.rows else None,
         tuple(lines), result.coverage.totals[lang], tuple(untouched),
         tuple(_sections(listed, ix, lang)) if findings else (), bool(findings), Words.of(ix, lang, ui._))
 

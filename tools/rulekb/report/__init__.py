@@ -18,7 +18,8 @@ render stage, `render.status`) read too.
 from __future__ import annotations
 
 from ..check import CheckResult
-from ..models import KnowledgeBase
+from ..i18n import UI
+from ..models import SOURCE_LANGUAGE, KnowledgeBase
 from .html import to_html
 from .json import to_json
 from .junit import to_junit
@@ -29,12 +30,14 @@ __all__ = ["FORMATS", "render", "to_html", "to_json", "to_junit", "to_text"]
 FORMATS = ("text", "json", "junit", "html")
 
 
-def render(result: CheckResult, kb: KnowledgeBase, fmt: str) -> str:
-    """The report in `fmt` (one of FORMATS; anything else: text)."""
+def render(result: CheckResult, kb: KnowledgeBase, fmt: str, ui: UI | None = None) -> str:
+    """The report in `fmt` (one of FORMATS; anything else: text), in the language of `ui` (None:
+    English; the JSON report keeps the English and adds the localised message)."""
+    speaker = ui if ui is not None and ui.lang != SOURCE_LANGUAGE else None
     if fmt == "json":
-        return to_json(result, kb)
+        return to_json(result, kb, speaker, ui.lang if speaker is not None else None)  # type: ignore[union-attr]
     if fmt == "junit":
-        return to_junit(result, kb)
+        return to_junit(result, kb, speaker)
     if fmt == "html":
-        return to_html(result, kb)
-    return to_text(result, kb)
+        return to_html(result, kb, speaker)
+    return to_text(result, kb, speaker)

@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..check import CheckResult
-from ..check.view import Counts, Group, Index, Words, chart, counts, groups, row_key
-from ..models import KnowledgeBase
+from ..check.view import Counts, Group, Index, Words, chart, counts, groups, localised, row_key
+from ..models import KnowledgeBase, Speaker
 from ..render.templating import template
 
 __all__ = ["to_html"]
@@ -33,21 +33,22 @@ class LanguageSection:
 
 
 def _english(text: str) -> str:
-    """The report's words are English (the site's status pages are the translated view)."""
+    """The report's words without a speaker: English, the msgids."""
     return text
 
 
-def to_html(result: CheckResult, kb: KnowledgeBase) -> str:
+def to_html(result: CheckResult, kb: KnowledgeBase, speaker: Speaker | None = None) -> str:
     ix = Index.of(kb)
+    say = speaker._ if speaker is not None else _english
     titles = {row_key(row): ix.group_title(row_key(row)) for row in result.coverage.rows}
     sections = []
     for lang in result.langs:
-        findings = result.for_lang(lang)
+        findings = localised(result.for_lang(lang), speaker)
         sections.append(LanguageSection(lang, ix.endonym(lang), counts(findings), tuple(groups(findings, ix, lang)),
-                                        Words.of(ix, lang, _english)))
+                                        Words.of(ix, lang, say)))
     coverage = result.coverage
     return template(TEMPLATE).render(
-        result=result, total=counts(result.findings), chart=chart(coverage, titles),
+        _=say, result=result, total=counts(result.findings), chart=chart(coverage, titles, None, say),
         names=[ix.endonym(lang) for lang in coverage.languages],
         rows=[(titles[row_key(row)], [row.cells[lang] for lang in coverage.languages]) for row in coverage.rows],
         totals=[coverage.totals[lang] for lang in coverage.languages],

@@ -13,8 +13,8 @@ from collections import defaultdict
 from xml.etree import ElementTree as ET
 
 from ..check import CheckResult, Waived
-from ..check.view import Index
-from ..models import Finding, KnowledgeBase, Rule, Severity
+from ..check.view import Index, localised
+from ..models import Finding, KnowledgeBase, Rule, Severity, Speaker
 
 __all__ = ["to_junit"]
 
@@ -30,10 +30,10 @@ def _note(f: Finding) -> str:
     return f"{f.severity.value} [{f.code}] {f.message}\n  fix: {f.suggestion}"
 
 
-def to_junit(result: CheckResult, kb: KnowledgeBase) -> str:
+def to_junit(result: CheckResult, kb: KnowledgeBase, speaker: Speaker | None = None) -> str:
     ix = Index.of(kb)
     by_case: dict[tuple[str, str], list[Finding]] = defaultdict(list)
-    for f in result.findings:
+    for f in localised(result.findings, speaker):
         by_case[(f.lang, f.entry)].append(f)
     waived: dict[tuple[str, str], list[Waived]] = defaultdict(list)
     for w in result.waived:
@@ -64,7 +64,7 @@ def to_junit(result: CheckResult, kb: KnowledgeBase) -> str:
                       for w in waived.get((lang, unit.id), [])]
             if notes:
                 ET.SubElement(case, "system-out").text = _xml("\n".join(notes))
-        for f in (f for f in result.findings if f.lang == lang and f.entry not in ix.units):
+        for f in (f for f in localised(result.findings, speaker) if f.lang == lang and f.entry not in ix.units):
             tests += 1
             case = ET.SubElement(suite, "testcase", {"classname": f"rulekb.{lang}", "name": f.entry,
                                                      "file": f.file, "line": str(f.line)})

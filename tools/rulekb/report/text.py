@@ -2,36 +2,42 @@
 report (`rulekb check`, ``reports/qa.txt``).
 
 Compiler-style lines (``file:line: severity [code] entry (lang): message`` and a ``fix:`` line)
-grouped by language, a rule's many missing texts folded into one line, then the waived
-findings, the coverage matrix, the findings per check family and language, and the verdict.
+grouped by language, then the waived findings, the coverage (per chapter, section and rule), the
+findings per check family and language, and the verdict; in the language of the report's speaker
+(``rulekb check --lang de`` speaks German), English without one.
 """
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ..check import CheckResult
 from ..check.coverage import Coverage
-from ..check.view import GROUPED, Index, counts, grouped_missing, row_key
-from ..models import KnowledgeBase
+from ..check.view import Index, counts, localised, row_key
+from ..models import KnowledgeBase, Severity, Speaker
 
 __all__ = ["to_text"]
 
 
-def plural(n: int, word: str) -> str:
-    """"1 error", "2 errors"; a word ending in s takes "es"."""
-    return f"{n} {word}" + ("" if n == 1 else ("es" if word.endswith("s") else "s"))
+def _english(text: str) -> str:
+    return text
 
 
-def coverage_table(coverage: Coverage, langs: Sequence[str], ix: Index) -> list[str]:
-    """The coverage matrix as aligned columns: per rule (and rulings) up to date/stale/missing."""
-    head = ["rule / rulings"] + [f"{lang} ok/stale/missing" for lang in langs]
+def coverage_table(coverage: Coverage, langs: Sequence[str], ix: Index, _: Callable[[str], str] = _english) -> list[str]:
+    """The coverage as aligned columns, up to date/stale/missing per language: per chapter, per
+    section, then per rule (and the rulings of each mechanic)."""
+    head = [_("chapter / section / rule")] + [_("{lang} ok/stale/missing").format(lang=lang) for lang in langs]
     rows = []
+    for part, label in ([(p, _("chapter {key}").format(key=p.key)) for p in coverage.chapters]
+                        + [(p, _("section {key}").format(key=p.key)) for p in coverage.sections]):
+        title = f"{label} {part.title}".rstrip() if part.key != "rulings" else _("rulings")
+        rows.append([title] + [f"{c.translated}/{c.stale}/{c.missing} ({c.percent}%)"
+                               for c in (part.cells[lang] for lang in langs)])
     for row in coverage.rows:
         cells = (row.cells[lang] for lang in langs)
         rows.append([ix.group_title(row_key(row))] + [f"{c.translated}/{c.stale}/{c.missing}" for c in cells])
-    rows.append(["total"] + [f"{c.translated}/{c.stale}/{c.missing} ({c.percent}%)" for c in
-                             (coverage.totals[lang] for lang in langs)])
+    rows.append([_("total")] + [f"{c.translated}/{c.stale}/{c.missing} ({c.percent}%)" for c in
+                                (coverage.totals[lang] for lang in langs)])
     widths = [max(len(r[i]) for r in [head] + rows) for i in range(len(head))]
 
     def line(cells: list[str]) -> str:
@@ -40,57 +46,54 @@ def coverage_table(coverage: Coverage, langs: Sequence[str], ix: Index) -> list[
     return [line(head)] + [line(r) for r in rows]
 
 
-def to_text(result: CheckResult, kb: KnowledgeBase) -> str:
+def to_text(result: CheckResult, kb: KnowledgeBase, speaker: Speaker | None = None) -> str:
     ix = Index.of(kb)
-    out = [f"rulekb check — profile '{result.profile}', languages {', '.join(result.langs)}"]
+    _ = speaker._ if speaker is not None else _english
+    sev = {s.value: _(s.value) for s in Severity}
+    out = [_("rulekb check — profile '{profile}', languages {langs}").format(profile=result.profile,
+                                                                          langs=", ".join(result.langs))]
     for lang in result.langs:
-        findings = result.for_lang(lang)
+        findings = localised(result.for_lang(lang), speaker)
         c = counts(findings)
         out.append("")
-        out.append(f"== {ix.name(lang)} ({lang}): {plural(c.errors, 'error')}, "
-                   f"{plural(c.warnings, 'warning')}, {c.infos} info ==")
+        name = speaker.language_name(lang) if speaker is not None else ix.name(lang)
+        out.append(_("== {name} ({lang}): {errors} errors, {warnings} warnings, {infos} info ==").format(
+            name=name, lang=lang, errors=c.errors, warnings=c.warnings, infos=c.infos))
         if not findings:
-            out.append("no findings")
+            out.append(_("no findings"))
             continue
-        single, blocks = grouped_missing(findings, ix)
-        for (code, block_lang, group), items in sorted(blocks.items(),
-                                                       key=lambda kv: (ix.order.get(kv[1][0].entry, 0), kv[0])):
-            labels = ", ".join(ix.label(f.entry) for f in items)
-            first = items[0]
-            what = GROUPED[code].format(lang=ix.name(block_lang))
-            out.append(f"{first.file}:{first.line}: {first.severity.value} [{code}] {group}.* ({block_lang}): "
-                       f"{ix.group_title(group)}: {len(items)} texts {what}: {labels}")
-            out.append("    fix: translate them (`rulekb check --format json` gives each one's English and translated_from)")
-        for f in single:
-            out.append(f"{f.file}:{f.line}: {f.severity.value} [{f.code}] {f.entry} ({f.lang}): {f.message}")
+        for f in findings:
+            also = f" (+{', '.join(f.also)})" if f.also else ""
+            out.append(f"{f.file}:{f.line}: {sev[f.severity.value]} [{f.code}]{also} {f.entry} ({f.lang}): {f.message}")
             if f.suggestion:
-                out.append(f"    fix: {f.suggestion}")
+                out.append(f"    {_('fix')}: {f.suggestion}")
     if result.waived:
         out.append("")
-        out.append(f"== waived ({len(result.waived)}) ==")
+        out.append(_("== waived ({n}) ==").format(n=len(result.waived)))
         for w in result.waived:
             f = w.finding
-            out.append(f"{f.file}:{f.line}: waived [{f.code}] {f.entry} ({f.lang}): {f.message}")
-            out.append(f"    reason ({w.waiver_file}:{w.waiver_line}): {w.reason}")
+            message, _fix = f.localised(speaker)
+            out.append(f"{f.file}:{f.line}: {_('waived')} [{f.code}] {f.entry} ({f.lang}): {message}")
+            out.append(f"    {_('reason')} ({w.waiver_file}:{w.waiver_line}): {w.reason}")
     out.append("")
-    out.append("== coverage (texts up to date / stale / missing) ==")
-    out.extend(coverage_table(result.coverage, result.coverage.languages, ix))
+    out.append(_("== coverage (texts up to date / stale / missing) =="))
+    out.extend(coverage_table(result.coverage, result.coverage.languages, ix, _))
     out.append("")
-    out.append("== findings per family and language ==")
+    out.append(_("== findings per family and language =="))
     by_family = result.summary.get("by_family", {})
     assert isinstance(by_family, dict)
     families = sorted(by_family)
     if families:
-        width = max(len(f) for f in families + ["family"])
-        out.append("family".ljust(width) + "".join(f"{lang:>6}" for lang in result.langs))
+        width = max(len(f) for f in families + [_("family")])
+        out.append(_("family").ljust(width) + "".join(f"{lang:>6}" for lang in result.langs))
         for family in families:
             out.append(family.ljust(width) + "".join(f"{by_family[family].get(lang, 0):>6}" for lang in result.langs))
     else:
-        out.append("none")
+        out.append(_("none"))
     total = counts(result.findings)
-    verdict = "FAILED" if result.exit_code else "passed"
+    verdict = _("FAILED") if result.exit_code else _("passed")
     out.append("")
-    out.append(f"{verdict}: {plural(total.errors, 'error')}, {plural(total.warnings, 'warning')}, "
-               f"{total.infos} info, {len(result.waived)} waived (exit code {result.exit_code}; "
-               f"errors fail the check)")
+    out.append(_("{verdict}: {errors} errors, {warnings} warnings, {infos} info, {waived} waived (exit code {code}; "
+                 "errors fail the check)").format(verdict=verdict, errors=total.errors, warnings=total.warnings,
+                                                  infos=total.infos, waived=len(result.waived), code=result.exit_code))
     return "\n".join(out) + "\n"
