@@ -79,6 +79,14 @@ def test_words_come_from_the_gettext_given(ix):
     assert (w.source_name, w.lang_name, w.fix, w.severity["error"]) == ("English", "Deutsch", "FIX", "ERROR")
 
 
+def test_chart_words_come_from_the_gettext_given():
+    cells = {"en": Cell(4, 4, 0, 0), "de": Cell(4, 1, 1, 2)}
+    coverage = Coverage(("en", "de"), (Row("r", "rule", "1", "R", cells),), cells)
+    c = chart(coverage, {"r": "1 R"}, None, lambda s: {"up to date": "aktuell", "stale": "veraltet"}.get(s, s))
+    assert [item.label for item in c.legend][:2] == ["aktuell", "veraltet"]
+    assert c.bar_height >= 12   # bars as tall as the 12 px labels
+
+
 def test_chart_bars_fill_each_lane():
     cells = {"en": Cell(4, 4, 0, 0), "de": Cell(4, 1, 1, 2)}
     coverage = Coverage(("en", "de"), (Row("r", "rule", "1", "R", cells), Row("m", "rulings", "", "M", cells)),
@@ -86,10 +94,11 @@ def test_chart_bars_fill_each_lane():
     c = chart(coverage, {"r": "1 R", "rulings:m": "Rulings: M"})
     assert [row.label for row in c.rows] == ["1 R", "Rulings: M"]
     de = c.rows[0].lanes[1]
-    assert [b.title for b in de.bars] == ["de: 1 of 4 translated", "de: 1 of 4 stale", "de: 2 of 4 missing"]
+    assert [b.title for b in de.bars] == ["de: 1 of 4 up to date", "de: 1 of 4 stale", "de: 2 of 4 missing"]
     assert de.bars[0].x == c.bar_x and sum(b.width for b in de.bars) == pytest.approx(300)
     assert all(b.x == a.x + a.width for a, b in zip(de.bars, de.bars[1:]))
-    assert c.rows[1].y - c.rows[0].y == c.rows[0].lanes[1].y - c.rows[0].lanes[0].y + 25   # two lanes and a gap
+    lane = c.rows[0].lanes[1].y - c.rows[0].lanes[0].y
+    assert c.rows[1].y - c.rows[0].y == 2 * lane + 10   # two lanes and a gap
     assert c.height == 30 + 2 * (c.rows[1].y - c.rows[0].y)
 
 
