@@ -104,3 +104,20 @@ def test_a_title_with_markup_shows_literally_once_escaped_in_the_html_report(kb)
     assert "<script>" not in report
     assert f"702.78 {EVIL}" in _texts(report, "h3")
     assert any(f"702.78 {EVIL}" == text for text in _texts(report, "th"))
+
+
+@pytest.mark.parametrize("lang,english", [("de", "the text in German"), ("fr", "the text in French")])
+def test_the_german_and_french_pages_speak_their_language(kb, result, lang, english):
+    """With the project's catalogs: the findings, the fixes and the chart in the page's language."""
+    ui = load_uis(ROOT, kb.languages)[lang]
+    page = status_page(result, kb, ui)
+    assert english not in page and " the English " not in page
+    assert f'<text x="274" y="15">{ui._("up to date")}</text>' in page     # the chart's legend
+    assert f"<title>{ui._('Translation coverage per rule and language: up to date, stale, missing')}</title>" in page
+    assert ui._("Untranslated") in page and ui._("Chapter") in page
+
+
+def test_chart_labels_are_12px_and_the_chart_is_never_scaled_down(kb, result, uis):
+    page = status_page(result, kb, uis["en"])
+    assert "svg text{font:12px sans-serif}" in page
+    assert '<div class="chart">' in page and ".chart svg{max-width:none" in page

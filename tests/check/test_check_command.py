@@ -70,3 +70,28 @@ def test_real_data_fails_on_its_seed_defects(seed, capsys):
     assert code == 1 and "[staleness.stale] retrace.a (fr)" in out
 
 
+
+
+def test_check_lang_de_speaks_german(capsys):
+    code, out, _ = run(capsys, "--root", str(ROOT), "check", "--lang", "de")
+    assert code == 1
+    assert "== Befunde je Familie und Sprache ==" in out and "Abhilfe:" in out
+    findings = [line for line in out.splitlines() if "(de): " in line and not line.startswith("==")]
+    assert findings and all(" Fehler [" in line or " Warnung [" in line or " Hinweis [" in line for line in findings)
+    assert any("der Text auf Deutsch" in line for line in findings)
+    assert "Manakosten" in out and "'bezahlen'" in out and "hier" in out
+
+
+def test_check_lang_fr_speaks_french(capsys):
+    code, out, _ = run(capsys, "--root", str(ROOT), "check", "--lang", "fr")
+    assert "== Couverture (textes à jour / périmés / manquants) ==" in out
+    assert "écrivez plutôt 'relancer'" in out
+
+
+def test_the_json_keeps_codes_and_english_and_adds_the_language_of_the_report(capsys):
+    code, out, _ = run(capsys, "--root", str(ROOT), "check", "--lang", "de", "--format", "json")
+    data = json.loads(out)
+    first = data["findings"][0]
+    assert first["severity"] == "error" and first["code"] and first["message"].isascii() is not None
+    assert all(f["localised"]["lang"] == "de" for f in data["findings"])
+    assert any("auf Deutsch" in f["localised"]["message"] and "in German" in f["message"] for f in data["findings"])

@@ -249,3 +249,40 @@ def test_the_command_as_it_runs_on_the_whole_rules(tmp_path):
     """)
     assert run_fresh(script).split() == ["1", "False"]  # exit 1 (errors found); no process left
     assert out.read_text(encoding="utf-8") == expected
+
+
+def _f(code, severity, span, entry="retrace.a", lang="de"):
+    from rulekb.models import Finding, Message, Severity
+    return Finding(code, Severity(severity), lang, entry, "f.yaml", 1, f"{code} says", f"{code} fix",
+                   Message(f"{code} says"), Message(f"{code} fix"), (), span)
+
+
+MERGE = [
+    # (findings as (code, severity, span), the merged codes: one defect, one finding)
+    ([("terminology.deprecated", "warning", (5, 12)), ("terminology.zone", "error", (0, 20))],
+     [("terminology.zone", ("terminology.deprecated",))]),
+    ([("terminology.deprecated", "warning", (5, 12)), ("terminology.case", "info", (30, 35))],
+     [("terminology.case", ()), ("terminology.deprecated", ())]),
+    ([("terminology.deprecated", "warning", (5, 12)), ("staleness.stale", "error", None)],
+     [("staleness.stale", ()), ("terminology.deprecated", ())]),
+]
+
+
+@pytest.mark.parametrize("items,merged", MERGE)
+def test_one_defect_one_finding(items, merged):
+    from rulekb.check import all_checks, merge_findings
+    order = {c.code: i for i, c in enumerate(all_checks())}
+    out = merge_findings([_f(*item) for item in items], order)
+    assert sorted((f.code, f.also) for f in out) == sorted(merged)
+    for f in out:
+        if f.also:   # every reason kept, the gravest one's fix
+            assert all(f"{code} says" in f.message for code in (f.code, *f.also))
+            assert f.suggestion == f"{f.code} fix"
+
+
+def test_a_merge_is_per_text_and_language():
+    from rulekb.check import all_checks, merge_findings
+    order = {c.code: i for i, c in enumerate(all_checks())}
+    out = merge_findings([_f("terminology.case", "info", (0, 5)), _f("terminology.case", "info", (0, 5), lang="fr"),
+                          _f("terminology.gender", "warning", (0, 5), entry="retrace.b")], order)
+    assert len(out) == 3

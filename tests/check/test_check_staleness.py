@@ -60,3 +60,31 @@ def test_untracked(lang, translated_from, expected):
     texts = {"en": NEW} if lang == "en" else {"en": NEW, lang: ("Text.", {"translated_from": translated_from})}
     issues = [i for i in run("staleness.untracked", kb_of(rule(subrules={"a": texts}))) if i.lang == lang]
     assert bool(issues) is expected
+
+
+GRADE = [
+    # (old English, new English, severity): graded by how much of the English changed
+    ("It's put into your graveyard.", "It’s put into your graveyard.", "info"),            # typography only
+    (OLD, NEW, "warning"),                                                                # two words
+    ("Discard a land card as an additional cost.", "Discard two land cards as an additional cost.", "error"),  # a number
+    ("You may cast it.", "You can't cast it.", "error"),                                  # a negation
+    ("Put the card into your hand.", "Exile the card, then put a token onto the battlefield.", "error"),  # most words
+]
+
+
+@pytest.mark.parametrize("old,new,severity", GRADE)
+def test_stale_is_graded_by_the_change_of_the_english(old, new, severity):
+    from rulekb.check.staleness import grade
+    assert grade(old, new).value == severity
+
+
+@pytest.mark.parametrize("lang", ["de", "fr"])
+def test_a_stale_translation_is_compared_with_the_english_it_was_made_from(lang):
+    """The references of a stale translation are those of its older English: what the English
+    changed since is the stale finding's, not a second finding."""
+    old, new = "Follow rules 601.2e-g.", "Follow rules 601.2f-h."
+    text = "Folge den Regeln 601.2e–g." if lang == "de" else "Suivez les règles 601.2e–g."
+    kb = kb_of(rule(subrules={"a": {"en": [new, (old, {"source": "test", "note": "older"})],
+                                    lang: (text, {"translated_from": english_hash(old)})}}))
+    assert [i.entry for i in run("staleness.stale", kb)] == ["retrace.a"]
+    assert run("references.mismatch", kb) == []

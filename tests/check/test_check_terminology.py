@@ -171,6 +171,15 @@ CASE = [
     ("en", "The card is in a player's Graveyard now.", True),
     ("en", "The card is in a player's graveyard now.", False),
     ("en", 'Activate mana abilities (see rule 605, "Mana Abilities").', False),
+    # a sentence starting right after a closing quote or parenthesis is a sentence start
+    ("fr", "« Pistage » signifie « Vous pouvez la lancer. » Capacité à mot-clé, le pistage existe.", False),
+    ("fr", "« Pistage » signifie « Vous pouvez la lancer » Capacité à mot-clé.", True),
+    ("de", "„Zurückverfolgen“ bedeutet „Du kannst sie wirken.“ Friedhof ist eine Zone.", False),
+    ("en", '(See rule 416, "Effects.") Abilities can affect objects.', False),
+    ("en", "The player's Graveyard (see rule 404) holds it.", True),
+    # a capitalised word beside another one is a name, not a term
+    ("en", "Cards such as Library of Alexandria and Elephant Graveyard are named here.", False),
+    ("fr", "La carte Cimetière Oublié est nommée ainsi.", False),
 ]
 
 
@@ -236,3 +245,44 @@ FORBIDDEN = [
 def test_forbidden(lang, text, expected):
     issues = [i for i in run("terminology.forbidden", one_text(lang, text, "Exile the card."), tb=TB) if i.lang == lang]
     assert bool(issues) is expected
+
+
+# ---------------------------------------------------------------- a zone the English does not name
+
+ZONE = [
+    ("de", "That card can't be removed from your graveyard.",
+     "Die Karte kann nicht mehr aus deinem Friedhof entfernt werden.", False),
+    ("de", "That card can't be removed from your graveyard.",
+     "Die Karte kann nicht mehr aus deinem Friedhof ganz aus dem Spiel entfernt werden.", True),
+    ("de", "Put it into your hand.", "Nimm sie auf deine Hand.", False),
+    ("de", "Put it into your hand.", "Lege sie in deine Bibliothek.", True),
+    ("fr", "Put it into your hand.", "Mettez-la dans votre main.", False),
+    ("fr", "Put it into your hand.", "Mettez-la dans votre cimetière.", True),
+    ("en", "Put it into your hand.", None, False),
+]
+
+
+@pytest.mark.parametrize("lang,english,text,expected", ZONE)
+def test_a_zone_the_english_does_not_name_is_an_error(lang, english, text, expected):
+    found = [f for f in findings(one_text(lang, text or english, english), ("terminology.zone", "terminology.deprecated"))
+             if f.lang == lang and f.code == "terminology.zone"]
+    assert bool(found) is expected
+    if expected:
+        assert found[0].severity.value == "error"
+
+
+INFLECTED = [
+    # (found, term, its forms, replacement, its forms, expected)
+    ("spielst", "spielen", ("spielst", "spielt", "Spielen"), "wirken", ("wirkst", "wirkt", "Wirken"), "wirkst"),
+    ("Spielen", "spielen", ("spielst", "spielt", "Spielen"), "wirken", ("wirkst", "wirkt", "Wirken"), "Wirken"),
+    ("spielen", "spielen", ("spielst",), "bezahlen", ("bezahlst",), "bezahlen"),
+    ("rejouer", "jouer", ("joue", "jouez", "rejouer"), "lancer", ("lance", "lancez"), "relancer"),
+    ("jouez", "jouer", ("joue", "jouez"), "lancer", ("lance", "lancez"), "lancez"),
+    ("played", "play", ("plays", "played"), "cast", ("casts", "casting"), "cast"),
+]
+
+
+@pytest.mark.parametrize("found,term,forms,replacement,rforms,expected", INFLECTED)
+def test_a_fix_keeps_the_form_of_the_word_it_replaces(found, term, forms, replacement, rforms, expected):
+    from rulekb.check.terminology import inflected
+    assert inflected(found, _term(term, "deprecated", forms=forms), _term(replacement, forms=rforms)) == expected

@@ -15,6 +15,7 @@ from typing import Iterator
 from ..models import M_, Severity
 from ..refs import find_references
 from .base import Check, Context, Issue
+from .staleness import source_english
 
 _TOKEN = re.compile(
     r"(?P<symbol>\{[^{}\s]{1,6}\})"
@@ -43,7 +44,9 @@ def _describe(counter: Counter[str]) -> str:
 
 
 def mismatch(ctx: Context) -> Iterator[Issue]:
-    for t, english in ctx.translations():
+    for t, _english in ctx.translations():
+        english = source_english(ctx, t)  # the English it was made from (what changed since: staleness)
+        assert english is not None
         en, tr = tokens(english.text), tokens(t.text)
         if en == tr:
             continue

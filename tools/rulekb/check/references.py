@@ -1,7 +1,8 @@
 """Check family `references` (stage: check): rule references of a translation and of any text.
 
 `references.mismatch`: the rule numbers a translation refers to (ranges expanded with the shared
-parser of `refs`) differ from those of its English. The other two checks use what the knowledge
+parser of `refs`) differ from those of the English it was made from (a stale translation's older
+English: a reference the English changed since is the stale finding's). The other two checks use what the knowledge
 base knows of rule numbers, and say nothing where it knows nothing (a reference to a rule that is
 not in the knowledge base is not an error): `references.other-release` flags a number that is the
 number of a knowledge-base rule only in another rules release than the text's own (e.g. a 2011
@@ -18,6 +19,7 @@ from typing import Iterator
 from ..models import M_, KnowledgeBase, Rule, Severity
 from ..refs import SUBRULE_LETTERS, parse_rule_number, sort_key
 from .base import REFS, Check, Context, Issue, Text, quote
+from .staleness import source_english
 
 
 def _within(date: str, since: str | None, end: str | None) -> bool:
@@ -59,8 +61,10 @@ def _compact(numbers: tuple[str, ...]) -> str:
 
 
 def mismatch(ctx: Context) -> Iterator[Issue]:
-    for t, english in ctx.translations():
-        en_refs, tr_refs = ctx.refs(ctx.english_text(t)), ctx.refs(t)  # type: ignore[arg-type]
+    for t, _english in ctx.translations():
+        source = source_english(ctx, t)
+        assert source is not None
+        en_refs, tr_refs = ctx.refs(source), ctx.refs(t)
         en, tr = _numbers(en_refs), _numbers(tr_refs)
         if en == tr:
             continue

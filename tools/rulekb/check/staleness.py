@@ -17,7 +17,7 @@ from typing import Iterator
 import cydifflib
 
 from ..models import M_, SOURCE_LANGUAGE, Message, Severity, Unit, Variant, english_hash, normalise
-from .base import Check, Context, Issue
+from .base import Check, Context, Issue, Text
 
 
 def is_stale(unit: Unit, variant: Variant) -> bool:
@@ -45,6 +45,19 @@ def _edits(old: str, new: str) -> tuple[list[tuple[str, str, str, str]], int, in
     return out, len(a), changed
 
 
+def source_english(ctx: Context, t: Text) -> Text | None:
+    """The English a translation was made from: the older English it records when it is stale and
+    the knowledge base keeps that one, else today's. What a translation says is compared with it
+    (its references, numbers, zones, negations): what changed since is the stale finding's, once."""
+    english = ctx.english_text(t)
+    if english is not None and is_stale(t.unit, t.variant) and t.variant.translated_from:
+        old = old_english(t.unit, t.variant.translated_from)
+        if old is not None:
+            index = t.unit.variants[SOURCE_LANGUAGE].index(old)   # its place: the per-text caches key on it
+            return Text(t.unit, SOURCE_LANGUAGE, index, old, t.rule, t.ruling, t.release)
+    return english
+
+
 def changes(old: str, new: str, limit: int = 3) -> Message:
     """What changed between two texts, word by word, typography aside: "added 'with retrace' after 'card'"."""
     edits, _n, _changed = _edits(old, new)
@@ -66,9 +79,12 @@ def changes(old: str, new: str, limit: int = 3) -> Message:
 
 # Stale translations are graded by how much of the English changed: typography alone does not
 # change what a reader understands (info); a few words are a warning; a change of a number, a
-# rule reference or a negation, or of more than this share of the words, an error.
+# rule reference, a negation or a zone, or of more than this share of the words, an error.
 MAJOR_SHARE = 0.25
-_MEANING = re.compile(r"\d|\b(?:not|no|never|can't|cannot|don't|doesn't|isn't|aren't|won't)\b", re.IGNORECASE)
+_MEANING = re.compile(r"\d|\b(?:not|no|never|can't|cannot|don't|doesn't|isn't|aren't|won't"        # negations
+                      r"|zero|one|two|three|four|five|six|seven|eight|nine|ten|twice"              # numbers
+                      r"|library|hand|battlefield|graveyard|stack|exile|exiled|game)\b",          # zones
+                      re.IGNORECASE)
 
 
 def grade(old: str, new: str) -> Severity:

@@ -14,6 +14,7 @@ from typing import Iterator
 
 from ..models import M_, SOURCE_LANGUAGE, Severity, UnitKind
 from .base import Check, Context, Issue, quote
+from .staleness import source_english
 
 # A translation's length in characters, relative to the English. German and French run
 # longer than English; outside these bounds a sentence was most likely added or dropped.
@@ -73,7 +74,9 @@ def _after_ne(text: str, pos: int) -> bool:
 
 
 def negation(ctx: Context) -> Iterator[Issue]:
-    for t, english in ctx.translations():
+    for t, _english in ctx.translations():
+        english = source_english(ctx, t)
+        assert english is not None
         en, tr = negations(english.text, SOURCE_LANGUAGE), negations(t.text, t.lang)
         if tr < 0 or en == 0 or tr > 0:
             continue

@@ -32,7 +32,7 @@ from typing import Iterator
 from ..models import M_, SOURCE_LANGUAGE, Message, Severity, UnitKind
 from ..termbase import Term, TermMatch
 from .base import TERMS, VERDICTS, Check, Context, Issue, Text, quote
-from .staleness import is_stale, old_english
+from .staleness import source_english
 
 
 @dataclass(frozen=True)
@@ -137,17 +137,6 @@ def _nearest(matches, text: str, pos: tuple[int, int], accept) -> TermMatch | No
         if 0 <= d < distance and not _clause_gap(text, min(m.end, pos[1]), max(m.start, pos[0])):
             best, distance = m, d
     return best
-
-
-def source_english(ctx: Context, t: Text) -> Text | None:
-    """The English a translation was made from: the older English it records when it is stale and
-    the knowledge base keeps that one, else today's."""
-    english = ctx.english_text(t)
-    if english is not None and is_stale(t.unit, t.variant) and t.variant.translated_from:
-        old = old_english(t.unit, t.variant.translated_from)
-        if old is not None:
-            return Text(t.unit, SOURCE_LANGUAGE, 1, old, t.rule, t.ruling, t.release)
-    return english
 
 
 def readings(ctx: Context, t: Text) -> dict[tuple[int, int], Reading]:
@@ -285,10 +274,14 @@ def _discouraged_issue(ctx: Context, t: Text, concept_id: str, term: Term, uses:
                         M_("nothing to change while the text is that of the {release} release; a newer release's "
                            "text says '{replacement}' (termbase: {source})", release=t.release,
                            replacement=term.replacement, source=term.source), span=span)
-    message: Message = M_("{label} uses '{found}'{times} (“{context}”), a {status} term in {lang} for {concept}{retired}",
-                          label=t.label, found=found, times=times, context=context,
-                          status=M_("deprecated") if term.status == "deprecated" else M_("forbidden"),
-                          lang=ctx.lang(t.lang), concept=_concept_name(ctx, concept_id), retired=retired)
+    if term.status == "deprecated":
+        message: Message = M_("{label} uses '{found}'{times} (“{context}”), a deprecated term in {lang} for "
+                              "{concept}{retired}", label=t.label, found=found, times=times, context=context,
+                              lang=ctx.lang(t.lang), concept=_concept_name(ctx, concept_id), retired=retired)
+    else:
+        message = M_("{label} uses '{found}'{times} (“{context}”), a forbidden term in {lang} for {concept}{retired}",
+                     label=t.label, found=found, times=times, context=context, lang=ctx.lang(t.lang),
+                     concept=_concept_name(ctx, concept_id), retired=retired)
     if term.note:
         message = M_("{message} — {note}", message=message, note=term.note)
     if reading is not None and reading.concept != concept_id:

@@ -2,10 +2,10 @@
 from the check stage's `CheckResult`.
 
 The page shows that language's findings by rule and text, the English beside the
-translation, links to the rule and card pages, a coverage table and chart (inline SVG), and the
-waived findings. Sized for the whole rules: the chart shows the rules with a translation, the
-rules without any text in the language are one folded list (and their missing texts are not
-listed again under the findings), and a rule's many missing texts are one line of links.
+translation, links to the rule and card pages, the coverage (the backlog as figures: a chart of
+the rules with a translation, a table per chapter, then each section folded with its rules and,
+one click away, each rule's untranslated texts as links), and the waived findings; every word in
+the page's language.
 
 This module decides what the page shows (with `check.view`, which the QA report reads too); its
 shape is ``templates/pages/status.md.j2`` with the pieces ``templates/qa/`` it shares with the
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from ..check import CheckResult, Waived
 from ..check.coverage import Cell
 from ..check.view import (Chart, Counts, Entry, Index, Words, by_group, chart, counts, entry, grouped_missing,
-                          has_text, localised, row_key, translated_rows)
+                          localised, row_key, translated_rows)
 from ..i18n import UI
 from ..models import SOURCE_LANGUAGE, Finding, KnowledgeBase, Severity
 from . import paths
@@ -45,6 +45,23 @@ class CoverageLine:
     name: str
     href: str                   # the rule page (Markdown path), or ""
     cell: Cell
+
+
+@dataclass(frozen=True)
+class RuleLine:
+    """A rule (or its rulings) in a section of the coverage: its cell and its untranslated texts."""
+    name: str
+    href: str                   # the rule page (HTML path), or ""
+    cell: Cell
+    missing: tuple[Link, ...]   # the texts without a text in the language (HTML paths): one click away
+
+
+@dataclass(frozen=True)
+class SectionBlock:
+    """A section (702) of the coverage, folded: its sum and its rules."""
+    title: str
+    cell: Cell
+    rules: tuple[RuleLine, ...]
 
 
 @dataclass(frozen=True)
@@ -74,9 +91,9 @@ class StatusPage:
     counts: Counts
     waived: tuple[tuple[Waived, str], ...]   # each waived finding and its unit's label
     chart: Chart | None         # None when no rule has a translation yet
-    lines: tuple[CoverageLine, ...]
+    chapters: tuple[CoverageLine, ...]      # the coverage per chapter (7 Additional Rules)
+    coverage: tuple[SectionBlock, ...]      # per section, folded: its rules and their untranslated texts
     total: Cell
-    untouched: tuple[Link, ...]   # the rules without any text in the language (HTML paths)
     sections: tuple[Section, ...]
     has_findings: bool
     words: Words
@@ -140,24 +157,32 @@ def status_data(result: CheckResult, kb: KnowledgeBase, lang: str, ui: UI) -> St
     ix = Index.of(kb)
     findings = localised(result.for_lang(lang), ui if lang != SOURCE_LANGUAGE else None)
     titles = {row_key(row): ix.group_title(row_key(row), lang) for row in result.coverage.rows}
-    lines, untouched, untouched_keys = [], [], set()
-    for row in result.coverage.rows:
-        cell, key = row.cells[lang], row_key(row)
-        if not has_text(cell) and cell.total:
-            untouched.append(Link(titles[key], _html(_group_href(ix, key))))
-            untouched_keys.add(key)
-        else:
-            lines.append(CoverageLine(titles[key], _group_href(ix, key), cell))
-    translated = translated_rows(result.coverage)
-    # the missing texts of the rules without any text here are listed under the coverage, not again
-    listed = [f for f in findings if not (f.code == "coverage.missing" and ix.group(f.entry) in untouched_keys)]
+    coverage = result.coverage
+    chapters = tuple(CoverageLine(_part_title(ui, "chapter", p.key, p.title), "", p.cells[lang])
+                     for p in coverage.chapters)
+    blocks = []
+    for part in coverage.sections:
+        rows = [row for row in coverage.rows if row.section == part.key]
+        rules = tuple(RuleLine(titles[row_key(row)], _html(_group_href(ix, row_key(row))), row.cells[lang],
+                               tuple(Link(ix.label(u), _html(_unit_href(ix, u))) for u in row.untranslated.get(lang, ())))
+                      for row in rows)
+        blocks.append(SectionBlock(_part_title(ui, "section", part.key, part.title), part.cells[lang], rules))
+    translated = translated_rows(coverage)
     return StatusPage(
         lang, ix.endonym(lang), result.profile, counts(findings),
         tuple((dataclasses.replace(w, finding=localised((w.finding,), ui if lang != SOURCE_LANGUAGE else None)[0]),
                ix.label(w.finding.entry)) for w in result.waived if w.finding.lang == lang),
         chart(translated, titles, None, ui._) if translated.rows else None,
-        tuple(lines), result.coverage.totals[lang], tuple(untouched),
-        tuple(_sections(listed, ix, lang)) if findings else (), bool(findings), Words.of(ix, lang, ui._))
+        chapters, tuple(blocks), coverage.totals[lang],
+        tuple(_sections(list(findings), ix, lang)) if findings else (), bool(findings), Words.of(ix, lang, ui._))
+
+
+def _part_title(ui: UI, kind: str, key: str, title: str) -> str:
+    """"Chapter 7: Additional Rules", "Section 702", "Rulings" in the page's language."""
+    if key == "rulings":
+        return ui._("Rulings")
+    name = (ui._("Chapter {key}") if kind == "chapter" else ui._("Section {key}")).format(key=key)
+    return f"{name}: {title}" if title else name
 
 
 def status_page(result: CheckResult, kb: KnowledgeBase, ui: UI) -> str:
