@@ -60,6 +60,9 @@ IN_CONTEXT = [
     ("fr", "You may cast it from your graveyard.", "Vous jouez la carte depuis votre cimetière.",
      "write 'lancez' instead"),
     ("en", "To play a retrace card from your graveyard, you must pay its mana cost.", None, "nothing to change"),
+    # a replacement that is a phrase of its own is written as the termbase gives it
+    ("de", "You may use its retrace ability.", "Du kannst ihre Zurückverfolgungsfähigkeit verwenden.",
+     "write 'Zurückverfolgen-Fähigkeit' instead"),
 ]
 
 

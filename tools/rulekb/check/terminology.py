@@ -202,10 +202,12 @@ def inflected(found: str, term: Term, replacement: Term) -> str:
 
 
 def _replacement(ctx: Context, concept_id: str, lang: str, text: str | None) -> Term | None:
+    """The term of the concept that a discouraged term's `replacement` names (None: the replacement
+    is a phrase of its own, 'Zurückverfolgen-Fähigkeit', written as the termbase gives it)."""
     concept = ctx.termbase.concept(concept_id)
-    if concept is None:
+    if concept is None or text is None:
         return None
-    return next((x for x in concept.terms.get(lang, ()) if x.text == text), None) or ctx.termbase.preferred(concept_id, lang)
+    return next((x for x in concept.terms.get(lang, ()) if x.text == text), None)
 
 
 # ------------------------------------------------------------------ deprecated, forbidden, old wording
@@ -303,7 +305,10 @@ def _discouraged_issue(ctx: Context, t: Text, concept_id: str, term: Term, uses:
                         "{concept} would not fit)", concept=_concept_name(ctx, concept_id))
     else:
         target = _replacement(ctx, concept_id, t.lang, term.replacement)
-        word = inflected(found, term, target) if target is not None else term.replacement
+        word = inflected(found, term, target) if target is not None else (term.replacement or "")
+        if target is None and not word:
+            preferred = ctx.termbase.preferred(concept_id, t.lang)
+            word = inflected(found, term, preferred) if preferred is not None else found
         suggestion = M_("write '{word}' instead (termbase: {source})", word=word, source=term.source)
     return Issue.at(t, message, suggestion, span=span)
 
