@@ -35,3 +35,14 @@ def test_standalone():
     assert html.startswith("<!DOCTYPE html>\n") and html.endswith("</html>\n") and html.count("\n") == 2
     assert not re.search(r"""(?:src|href)=["']?(?:https?:)?//""", html)
     assert "<svg" in html and "Waived findings" in html and 'id="fr-retrace.a"' in html
+
+
+def test_a_german_html_report_speaks_german():
+    from conftest import ROOT
+    from rulekb.i18n import load_ui
+    from rulekb.report import render
+    kb, result = checked()
+    ui = load_ui(ROOT, next(lang for lang in kb.languages if lang.code == "de"))
+    page = render(result, kb, "html", ui)
+    assert '<html lang="de">' in page and f"<h1>{ui._('Translation QA')}</h1>" in page
+    assert "Translation QA" not in page and "Waived findings" not in page and "auf Deutsch" in page

@@ -10,6 +10,7 @@ share); Jinja2's autoescape escapes every text of the data, which comes from `ch
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from ..check import CheckResult
@@ -48,8 +49,9 @@ def to_html(result: CheckResult, kb: KnowledgeBase, speaker: Speaker | None = No
                                         Words.of(ix, lang, say)))
     coverage = result.coverage
     return template(TEMPLATE).render(
-        _=say, result=result, total=counts(result.findings), chart=chart(coverage, titles, None, say),
+        _=say, report_lang=getattr(speaker, "lang", "en"), result=result, total=counts(result.findings), chart=chart(coverage, titles, None, say),
         names=[ix.endonym(lang) for lang in coverage.languages],
         rows=[(titles[row_key(row)], [row.cells[lang] for lang in coverage.languages]) for row in coverage.rows],
         totals=[coverage.totals[lang] for lang in coverage.languages],
-        languages=sections, waived=[(w, ix.label(w.finding.entry)) for w in result.waived])
+        languages=sections, waived=[(dataclasses.replace(w, finding=localised((w.finding,), speaker)[0]), ix.label(w.finding.entry))
+                                    for w in result.waived])
