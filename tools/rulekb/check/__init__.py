@@ -3,9 +3,12 @@
 Checks are small functions, one module per family (coverage, staleness, structure, references,
 numbers, terminology, language, duplicates, typography, sources). Each is registered below with
 a stable code ("terminology.deprecated"), a title and a severity; a check yields `Issue`s (where,
-what, what to do) and `run_checks` stamps them into `Finding`s with the check's code and
-severity, applies the waivers of ``translations/qa-waivers.yaml`` and computes the coverage
-matrix. Named profiles select checks: ``full`` (all), ``ci`` (errors and warnings), and one per
+the span of the text, what and what to do as `M_` messages: English msgids of the UI catalogs,
+rendered in en/de/fr by the reports) and `run_checks` stamps them into `Finding`s (`stamp`: the
+issue's own severity where the check grades it; a published English text is info and asks for no
+change), applies the waivers of ``translations/qa-waivers.yaml``, merges the findings on one span
+of one text into one (`merge_findings`: one defect, one finding) and computes the coverage (the
+backlog as figures). Named profiles select checks: ``full`` (all), ``ci`` (errors and warnings), and one per
 family. Adding a check is one function in its family module plus one `Check` line in that
 module's `CHECKS`, with its cost (benchmarks/check_costs.py measures it) and the shared data it
 reads; adding a language is one entry in ``translations/languages.yaml`` (and, for
