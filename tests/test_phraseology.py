@@ -1,0 +1,154 @@
+"""rulekb.phraseology: the families' patterns (German, French), the verdict on a phrase, and the
+strict reader of translations/phraseology.yaml (file:line:column problems)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rulekb.diagnostics import DataError
+from rulekb.phraseology import (PHRASEOLOGY_FILE, Corpus, Frame, Occurrence, Phraseology, Variant, load_phraseology,
+                                patterns)
+
+
+def found(lang: str, text: str) -> list[tuple[str, str, str, str]]:
+    return [(o.family, o.frame, o.filler, o.phrase(text)) for o in patterns(lang).find(text)]
+
+
+@pytest.mark.parametrize("lang,text,expected", [
+    ("de", "Bringe sie aus deinem Friedhof auf deine Hand zurück.",
+     [("zone", "deinem friedhof", "aus", "aus deinem Friedhof"), ("zone", "deine hand", "auf", "auf deine Hand")]),
+    ("de", "Wenn X ins Spiel kommt", [("zone", "das spiel", "in", "ins Spiel")]),             # fused: in + das
+    ("de", "vom Stapel", [("zone", "dem stapel", "von", "vom Stapel")]),
+    ("de", "Du kannst diesen Zauberspruch wirken.", [("verb", "zauberspruch", "wirken", "Zauberspruch wirken")]),
+    ("de", "ohne seine Manakosten zu bezahlen, und", [("verb", "manakosten", "bezahlen", "Manakosten zu bezahlen")]),
+    ("de", "die Fähigkeit einer Karte spielst.", []),          # "einer Karte" is no object of "spielst"
+    ("de", "ein Zauberspruch ist.", []),                       # not a verb of the slot
+    ("fr", "renvoyez-la depuis votre cimetière dans votre main",
+     [("zone", "votre cimetière", "depuis", "depuis votre cimetière"), ("zone", "votre main", "dans", "dans votre main")]),
+    ("fr", "arrive en jeu", [("zone", "∅ jeu", "en", "en jeu")]),
+    ("fr", "mettez-la au cimetière", [("zone", "le cimetière", "à", "au cimetière")]),       # fused: à + le
+    ("fr", "exilez-la de l’exil ou d'un cimetière",
+     [("zone", "l' exil", "de", "de l’exil"), ("zone", "un cimetière", "de", "d'un cimetière")]),
+    ("fr", "sur le champ de bataille", [("zone", "le champ de bataille", "sur", "sur le champ de bataille")]),
+    ("fr", "Vous pouvez lancer ce sort.", [("verb", "sort", "lancer", "lancer ce sort")]),
+    ("fr", "la carte contre un sort", []),                      # a preposition, not a verb
+])
+def test_patterns_find_the_phrases_of_each_family(lang, text, expected):
+    assert sorted(found(lang, text)) == sorted(expected)
+
+
+def test_english_has_no_grammar():
+    assert patterns("en") is None
+
+
+def v(filler: str, phrase: str, texts: int, weight: float, recent: int | None = None, last: str = "2022-01-01") -> Variant:
+    return Variant(filler, phrase, texts, texts if recent is None else recent, weight, "2000-01-01", last)
+
+
+DATA = Phraseology(
+    (Corpus("de", 1000, "2022-02-18", 10), Corpus("fr", 1000, "2022-02-18", 10)),
+    (Frame("zone", "de", "deinem friedhof", (v("aus", "aus deinem Friedhof", 1479, 700.0),
+                                            v("in", "in deinem Friedhof", 370, 160.0),
+                                            v("von", "von deinem Friedhof", 3, 0.1, 0, "1999-01-01"))),
+     Frame("zone", "de", "deiner bibliothek", (v("von", "von deiner Bibliothek", 107, 53.0),
+                                              v("aus", "aus deiner Bibliothek", 14, 7.0))),
+     Frame("zone", "de", "deine hand", (v("auf", "auf deine Hand", 1000, 630.0),)),
+     Frame("zone", "fr", "∅ jeu", (v("en", "en jeu", 1634, 175.0, 3, "2020-04-17"),)),
+     Frame("verb", "fr", "sort", (v("lancez", "lancez un sort", 726, 429.0), v("lancer", "lancer ce sort", 436, 284.0),
+                                  v("contrecarrez", "Contrecarrez le sort", 366, 159.0),
+                                  v("jouez", "jouez un sort", 282, 29.0, 0, "2009-04-30"))),
+     Frame("verb", "fr", "terrain", (v("jouer", "jouer un terrain", 100, 60.0),)),
+     Frame("verb", "fr", "carte", (v("piochez", "piochez une carte", 900, 300.0), v("exilez", "exilez la carte", 300, 250.0),
+                                   v("renvoyez", "renvoyez la carte", 300, 220.0), v("mettez", "mettez la carte", 300, 200.0)))))
+
+
+def verdict(lang: str, family: str, frame: str, filler: str):
+    return DATA.verdict(lang, Occurrence(family, frame, filler, 0, 1))
+
+
+@pytest.mark.parametrize("lang,family,frame,filler,kind,usual", [
+    ("de", "zone", "deinem friedhof", "von", "unofficial", "aus"),   # 3 old texts of 1,479 + 3
+    ("de", "zone", "deinem friedhof", "aus", None, None),
+    ("de", "zone", "deinem friedhof", "in", None, None),            # where, not whence: another class
+    ("de", "zone", "deinem friedhof", "mit", None, None),           # a preposition of no class
+    ("de", "zone", "deiner bibliothek", "auf", None, None),         # "oben auf deiner Bibliothek": no rival of "von"
+    ("de", "zone", "deine hand", "in", "unofficial", "auf"),        # never "in deine Hand"
+    ("de", "zone", "seine hand", "in", None, None),                 # a frame the data does not know
+    ("fr", "zone", "∅ jeu", "en", "retired", "en"),                 # 1,634 texts, 3 of them recent
+    ("fr", "verb", "sort", "jouez", "retired", "lancez"),
+    ("fr", "verb", "sort", "jouer", "unofficial", "lancez"),        # "jouer" is a verb of the family (terrain)
+    ("fr", "verb", "sort", "copiez", None, None),                   # never seen anywhere in the family: no verdict
+    ("fr", "verb", "carte", "jouer", None, None),                   # no variant carries the frame: nothing to prescribe
+])
+def test_verdict(lang, family, frame, filler, kind, usual):
+    found = verdict(lang, family, frame, filler)
+    assert (found.kind if found else None) == kind
+    assert (found.usual.filler if found else None) == usual
+
+
+def test_the_runner_up_is_quoted_when_it_carries_half_as_much():
+    assert [x.filler for x in verdict("fr", "verb", "sort", "jouer").also] == ["lancer"]
+    assert verdict("de", "zone", "deine hand", "in").also == ()
+
+
+# ------------------------------------------------------------------ the file
+
+
+GOOD = """\
+half_life: 5.0
+corpus:
+  - {lang: de, texts: 10, newest: "2022-02-18", sets: 2}
+frames:
+  - lang: de
+    family: zone
+    frame: "deinem friedhof"
+    variants:
+      - {filler: "aus", phrase: "aus deinem Friedhof", texts: 8, recent: 5, weight: 6.5, first: "2007-07-13", last: "2022-02-18"}
+      - {filler: "in", phrase: "in deinem Friedhof", texts: 2, recent: 2, weight: 1.5, first: "2019-07-12", last: "2022-02-18"}
+"""
+
+
+def write(tree: Path, text: str) -> None:
+    (tree / PHRASEOLOGY_FILE).write_text(text, encoding="utf-8")
+
+
+def test_the_file_loads(valid_tree: Path):
+    write(valid_tree, GOOD)
+    data = load_phraseology(valid_tree)
+    frame = data.frame("de", "zone", "deinem friedhof")
+    assert [x.filler for x in frame.variants] == ["aus", "in"] and frame.line == 5 and frame.variants[1].line == 10
+
+
+def test_no_file_no_phrases(valid_tree: Path):
+    assert load_phraseology(valid_tree) == Phraseology((), ())
+
+
+@pytest.mark.parametrize("change,needle,message", [
+    (("recent: 5,", "recnt: 5,"), "recnt", "unknown field 'recnt'"),
+    (("texts: 8,", "texts: many,"), "many", "texts"),
+    (("recent: 2,", "recent: 3,"), "3, weight: 1.5", "recent (3) is more than texts (2)"),
+    (('first: "2007-07-13"', 'first: "2023-01-01"'), '{filler: "aus"', "first printing (2023-01-01) is after its last"),
+    (("family: zone", "family: zones"), "zones", "frame family"),
+    (("lang: de\n    family", "lang: it\n    family"), "it\n", "frame lang"),
+    (('filler: "in"', 'filler: "aus"'), '{filler: "aus", phrase: "in', "lists the filler 'aus' twice"),
+])
+def test_a_wrong_file_is_refused_at_file_line_column(valid_tree: Path, change, needle, message):
+    text = GOOD.replace(*change, 1)
+    write(valid_tree, text)
+    at = text.index(needle)
+    line, column = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
+    with pytest.raises(DataError) as exc:
+        load_phraseology(valid_tree)
+    assert any((p.file, p.line, p.column) == (PHRASEOLOGY_FILE, line, column) and message in p.message
+               for p in exc.value.problems), exc.value.problems
+
+
+def test_a_frame_twice_is_refused(valid_tree: Path):
+    frame = GOOD[GOOD.index("  - lang: de\n    family"):]
+    write(valid_tree, GOOD + frame)
+    with pytest.raises(DataError) as exc:
+        load_phraseology(valid_tree)
+    assert [(p.line, p.message) for p in exc.value.problems] == [
+        (11, "duplicate de zone frame 'deinem friedhof' (first at line 5)")]
