@@ -2,7 +2,8 @@
 
 `kb_of(...)` makes a KnowledgeBase from plain dicts (lang -> text); a translation records the
 hash of its unit's English unless the test says otherwise. `run(code, kb)` runs one registered
-check with the project's real termbase (translations/termbase.yaml) and returns its issues.
+check with the project's real termbase (translations/termbase.yaml) and official phraseology
+(translations/phraseology.yaml) and returns its issues.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from conftest import ROOT
 from rulekb.check import Context, check
 from rulekb.models import (SOURCE_LANGUAGE, HistoryEntry, KnowledgeBase, Language, Pos, Rule, Ruling, Source, Status,
                            Subrule, Unit, UnitKind, Variant, english_hash)
+from rulekb.phraseology import load_phraseology
 from rulekb.termbase import load_termbase
 
 LANGUAGES = (Language("en", "English", "English", "en_US"), Language("de", "Deutsch", "German", "de_DE"),
@@ -77,8 +79,18 @@ def termbase():
     return _TERMBASE
 
 
+_PHRASEOLOGY = None
+
+
+def phraseology():
+    global _PHRASEOLOGY
+    if _PHRASEOLOGY is None:
+        _PHRASEOLOGY = load_phraseology(ROOT)
+    return _PHRASEOLOGY
+
+
 def run(code: str, kb: KnowledgeBase, selected: tuple[str, ...] = (), tb=None) -> list:
-    ctx = Context(kb, tb if tb is not None else termbase())
+    ctx = Context(kb, tb if tb is not None else termbase(), phraseology())
     ctx.selected = frozenset(selected or (code,))
     return list(check(code).run(ctx))
 

@@ -1,7 +1,7 @@
 """Pipeline stage 4 of 6 (load -> validate -> link -> check -> render -> report): translation QA.
 
 Checks are small functions, one module per family (coverage, staleness, structure, references,
-numbers, terminology, language, duplicates, typography, sources). Each is registered below with
+numbers, terminology, phraseology, language, duplicates, typography, sources). Each is registered below with
 a stable code ("terminology.deprecated"), a title and a severity; a check yields `Issue`s (where,
 the span of the text, what and what to do as `M_` messages: English msgids of the UI catalogs,
 rendered in en/de/fr by the reports) and `run_checks` stamps them into `Finding`s (`stamp`: the
@@ -31,6 +31,7 @@ from typing import Iterable, Mapping, Sequence
 
 from ..diagnostics import DataError, Problem, did_you_mean
 from ..models import SOURCE_LANGUAGE, M_, Finding, KnowledgeBase, Message, Severity, Status
+from ..phraseology import Phraseology, load_phraseology
 from ..termbase import Termbase, load_termbase
 from .. import parallel
 # The vocabulary of checks, re-exported: `from rulekb.check import Context, Text, Issue` keeps working.
@@ -39,10 +40,10 @@ from .base import (MODEL, REFS, TERMS, VERDICTS, Check, CheckFunction, Context, 
 
 
 def _registry() -> tuple[Check, ...]:
-    from . import (coverage, duplicates, language, numbers, references, sources, staleness, structure,
+    from . import (coverage, duplicates, language, numbers, phraseology, references, sources, staleness, structure,
                    terminology, typography)
     checks: list[Check] = []
-    for module in (coverage, staleness, structure, references, numbers, terminology, language,
+    for module in (coverage, staleness, structure, references, numbers, terminology, phraseology, language,
                    duplicates, typography, sources):
         checks.extend(module.CHECKS)
     codes = Counter(c.code for c in checks)
@@ -52,7 +53,7 @@ def _registry() -> tuple[Check, ...]:
     return tuple(checks)
 
 
-FAMILIES = ("coverage", "staleness", "structure", "references", "numbers", "terminology", "language",
+FAMILIES = ("coverage", "staleness", "structure", "references", "numbers", "terminology", "phraseology", "language",
             "duplicates", "typography", "sources", "waivers")
 
 _CHECKS: tuple[Check, ...] | None = None
@@ -255,13 +256,14 @@ def _merged(cluster: list[Finding], order: Mapping[str, int]) -> Finding:
 
 
 def run_checks(kb: KnowledgeBase, root: Path, *, profile: str = "full", langs: Iterable[str] | None = None,
-               termbase: Termbase | None = None, processes: int = 2) -> CheckResult:
+               termbase: Termbase | None = None, phraseology: Phraseology | None = None,
+               processes: int = 2) -> CheckResult:
     """Run the checks of `profile` over the knowledge base of the project at `root` (its
-    termbase and waivers are read from ``translations/``), report the findings of `langs`
+    termbase, phraseology and waivers are read from ``translations/``), report the findings of `langs`
     (default: every language). A large knowledge base is checked in `processes` processes, the
     checks grouped by their cost (`plan`); `processes=1` keeps to this one (the site build,
     whose other core renders the pages meanwhile). The findings do not depend on where a check
-    ran. Raises DataError when the termbase or waivers do not load."""
+    ran. Raises DataError when the termbase, the phraseology or the waivers do not load."""
     from .coverage import compute_coverage
     from .waivers import apply_waivers, load_waivers
 
@@ -273,8 +275,9 @@ def run_checks(kb: KnowledgeBase, root: Path, *, profile: str = "full", langs: I
                                  did_you_mean(unknown[0], kb.language_codes) or
                                  f"use one of {', '.join(kb.language_codes)}")])
     termbase = termbase if termbase is not None else load_termbase(root, kb)
+    phraseology = phraseology if phraseology is not None else load_phraseology(root)
     waivers = load_waivers(root, kb, tuple(c.code for c in all_checks()))
-    ctx = Context(kb, termbase)
+    ctx = Context(kb, termbase, phraseology)
     selected = [c for c in all_checks() if c.code in codes and c.family != "waivers"]
     ctx.selected = frozenset(c.code for c in selected)
     groups = plan(selected, processes if len(ctx.units) >= PARALLEL_UNITS else 1)

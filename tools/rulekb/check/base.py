@@ -15,6 +15,7 @@ from typing import Callable, Iterable, Iterator, Sequence
 from ..models import (SOURCE_LANGUAGE, M_, Finding, KnowledgeBase, Lang, Message, Rule, Ruling, Severity, Status,
                       Unit, Variant, english_hash)
 from ..refs import Reference, find_references
+from ..phraseology import Phraseology
 from ..termbase import Termbase, TermMatch
 
 __all__ = ["Text", "Issue", "Context", "quote", "M_", "Message", "Lang", "Shared", "TERMS", "REFS", "MODEL", "VERDICTS", "Check",
@@ -96,11 +97,13 @@ def _msg(value: Message | str) -> Message:
 
 
 class Context:
-    """The knowledge base, the termbase and per-text caches shared by all checks of one run."""
+    """The knowledge base, the termbase, the official phraseology and per-text caches shared by
+    all checks of one run."""
 
-    def __init__(self, kb: KnowledgeBase, termbase: Termbase):
+    def __init__(self, kb: KnowledgeBase, termbase: Termbase, phraseology: Phraseology | None = None):
         self.kb = kb
         self.termbase = termbase
+        self.phraseology = phraseology if phraseology is not None else Phraseology((), ())
         self.languages: tuple[str, ...] = kb.language_codes
         self.targets: tuple[str, ...] = kb.target_languages
         # (Rule.units is a property that builds the tuple: once per rule here)

@@ -1,0 +1,95 @@
+"""phraseology: phrasings official card texts never use where they consistently use another, and
+phrasings they no longer print (pass/fail tables in en, de, fr, on the project's mined data,
+translations/phraseology.yaml)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from qa_kb import kb_of, one_text, phraseology, rule, run
+
+
+def issues(code, lang, text):
+    return [i for i in run(code, one_text(lang, text)) if i.lang == lang]
+
+
+UNOFFICIAL = [
+    ("de", "Du kannst diese Karte von deinem Friedhof wirken.", "'aus deinem Friedhof'"),
+    ("de", "Du kannst diese Karte aus deinem Friedhof wirken.", None),
+    ("de", "Lege sie in deinen Friedhof.", "'auf deinen Friedhof'"),
+    ("de", "Lege sie auf deinen Friedhof.", None),
+    ("de", "Nimm die Karte in deine Hand.", "'auf deine Hand'"),
+    ("de", "Nimm die Karte auf deine Hand.", None),
+    ("de", "Solange die Karte in deinem Friedhof ist, …", None),           # where it is: "in" is right
+    ("de", "Er lässt die Karte oben auf seiner Bibliothek.", None),         # where it stays, not whence
+    ("de", "Du kannst den Zauberspruch mit deinem Friedhof bezahlen.", None),  # "mit": no rival preposition
+    ("de", "Er muss seine Manakosten bezahlen.", None),
+    ("fr", "Elle reste au cimetière.", "'dans le cimetière'"),
+    ("fr", "Elle reste dans le cimetière.", None),
+    ("fr", "Mettez-la à votre main.", "'dans votre main'"),
+    ("fr", "Mettez-la dans votre main.", None),
+    ("fr", "Vous pouvez la lancer depuis votre cimetière.", None),
+    ("fr", "Exilez une carte de votre cimetière.", None),                   # "de" and "depuis": both official
+    ("fr", "Détruisez le sort ciblé.", "'lancez un sort'"),
+    ("fr", "Vous pouvez lancer ce sort.", None),
+    ("de", "Du kannst diesen Zauberspruch aktivieren.", "'Zauberspruch wirkst'"),
+    ("de", "Du kannst diesen Zauberspruch wirken.", None),
+    ("en", "You may cast this card from your graveyard.", None),            # no official translation to learn from
+]
+
+
+@pytest.mark.parametrize("lang,text,official", UNOFFICIAL)
+def test_unofficial(lang, text, official):
+    found = issues("phraseology.unofficial", lang, text)
+    assert bool(found) is (official is not None)
+    if official:
+        assert official in found[0].message and "official" in found[0].message
+        assert re.search(r"\(\d+×\)", found[0].message)          # how often official cards write it
+        assert "translations/phraseology.yaml line " in found[0].suggestion
+        # a preposition of the same meaning is the fix; a verb depends on the meaning: no fix prescribed
+        zone = "Friedhof" in official or "Hand" in official or "cimetière" in official or "main" in official
+        assert (official in found[0].suggestion) is zone
+
+
+def test_the_message_quotes_the_official_count_from_the_data():
+    data = phraseology()
+    usual = data.frame("de", "zone", "deinem friedhof").variant("aus")
+    old = data.frame("de", "zone", "deinem friedhof").variant("von")
+    [issue] = issues("phraseology.unofficial", "de", "Du kannst diese Karte von deinem Friedhof wirken.")
+    assert f"official German cards write 'aus deinem Friedhof' ({usual.texts}×)" in issue.message
+    expected = f"only {old.texts}× (last printed {old.last[:4]})" if old else "never 'von deinem Friedhof'"
+    assert expected in issue.message
+
+
+RETIRED = [
+    ("fr", "Quand cette créature arrive en jeu, piochez une carte.", "'en jeu'"),
+    ("fr", "Quand cette créature arrive sur le champ de bataille, piochez une carte.", None),
+    ("fr", "Vous pouvez jouer ce sort.", "'lancez un sort'"),
+    ("de", "Wenn ein Spieler einen Zauberspruch spielt, …", "'Zauberspruch wirkst'"),
+    ("de", "Wenn ein Spieler einen Zauberspruch wirkt, …", None),
+    ("de", "Wenn die Kreatur ins Spiel kommt, …", None),                   # German cards still say "ins Spiel"
+    ("en", "When this creature comes into play, draw a card.", None),
+]
+
+
+@pytest.mark.parametrize("lang,text,official", RETIRED)
+def test_retired(lang, text, official):
+    found = issues("phraseology.retired", lang, text)
+    assert bool(found) is (official is not None)
+    if official:
+        assert official in found[0].message + found[0].suggestion
+        assert re.search(r"in \d+ texts, only \d+ of them printed since \d{4}", found[0].message)
+
+
+def test_one_finding_per_phrase_and_text_with_how_often():
+    found = issues("phraseology.unofficial", "de", "Lege sie in deinen Friedhof, dann die andere in deinen Friedhof.")
+    assert len(found) == 1 and "(2 times)" in found[0].message
+
+
+def test_a_project_without_phraseology_data_has_no_findings():
+    from rulekb.check import Context, check
+    from qa_kb import termbase
+    ctx = Context(kb_of(rule(subrules={"a": {"en": "x", "de": "Lege sie in deinen Friedhof."}})), termbase())
+    assert list(check("phraseology.unofficial").run(ctx)) == []

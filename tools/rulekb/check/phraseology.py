@@ -1,0 +1,126 @@
+"""Check family `phraseology` (stage: check), driven by ``translations/phraseology.yaml``: how the
+official German and French card texts write the game's recurring phrases (`rulekb.phraseology`,
+mined by ``rulekb phrases mine``).
+
+- `phraseology.unofficial`: a translation writes a phrase in a way official texts never or hardly
+  use where they consistently use another ("von deinem Friedhof" where German cards write "aus
+  deinem Friedhof" 1,588 times and "von" 3 times, last in 1998; "in deine Hand" for "auf deine
+  Hand");
+- `phraseology.retired`: a translation writes a phrase official texts used once and no longer
+  print ("en jeu", "jouez un sort", "Zauberspruch spielen"), with what they write today where
+  the frame says it.
+
+Each finding quotes the official form and how often official texts use it. The verdict is the
+data's (`Phraseology.verdict`); this module finds the phrases in the canonical translations
+(`rulekb.phraseology.patterns`, compiled once per process) and words the findings.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..models import Severity
+from ..phraseology import RETIRED_YEARS, Occurrence, Variant, Verdict, patterns
+from .base import Check, Context, Issue, Shared, Text, quote
+
+# the phrases of every translation with their verdicts (`_verdicts`), shared by both checks
+PHRASES = Shared("the official phrasings' verdicts on every translation (phraseology._verdicts)", 30)
+
+
+def _verdicts(ctx: Context) -> list[tuple[Text, tuple[tuple[Occurrence, Verdict, int], ...]]]:
+    """The canonical translations with phrases official texts would write otherwise: each
+    phrase's first occurrence in the text, its verdict and how often the text has it."""
+    key = ("phraseology", "verdicts")
+    found = ctx.cache.get(key)
+    if found is None:
+        found = []
+        data = ctx.phraseology
+        langs = [lang for lang in ctx.targets if data.corpus_of(lang) is not None]
+        for lang in langs:
+            compiled = patterns(lang)
+            if compiled is None:
+                continue
+            for t in ctx.texts([lang]):
+                seen: dict[tuple[str, str, str], list] = {}
+                for occ in compiled.find(t.text):
+                    k = (occ.family, occ.frame, occ.filler)
+                    if k in seen:
+                        seen[k][2] += 1
+                        continue
+                    verdict = data.verdict(lang, occ)
+                    if verdict is not None:
+                        seen[k] = [occ, verdict, 1]
+                if seen:
+                    found.append((t, tuple((o, v, n) for o, v, n in seen.values())))
+        ctx.cache[key] = found
+    return found  # type: ignore[return-value]
+
+
+def _times(n: int) -> str:
+    return f"{n}×"
+
+
+def _year(v: Variant) -> str:
+    return v.last[:4]
+
+
+def _usual(verdict: Verdict) -> str:
+    """The official forms to quote: "'Zauberspruch wirkst' (534×), 'Zauberspruch zu wirken' (220×)"."""
+    return ", ".join(f"'{v.phrase}' ({_times(v.texts)})" for v in (verdict.usual, *verdict.also))
+
+
+def unofficial(ctx: Context) -> Iterator[Issue]:
+    for t, items in _verdicts(ctx):
+        for occ, verdict, n in items:
+            if verdict.kind != "unofficial":
+                continue
+            name = ctx.language_name(t.lang)
+            written = occ.phrase(t.text)
+            times = f" ({n} times)" if n > 1 else ""
+            usual = _usual(verdict)
+            if verdict.found is None:
+                how = f"never '{written}'"
+            else:
+                how = (f"and '{verdict.found.phrase}' only {_times(verdict.found.texts)} "
+                       f"(last printed {_year(verdict.found)})")
+            if verdict.frame.family == "zone":   # prepositions of one meaning: the official one is the fix
+                suggestion = (f"write it as official {name} cards do: '{verdict.usual.phrase}' "
+                              f"(translations/phraseology.yaml line {verdict.frame.line})")
+            else:   # the verb depends on what the text means: say which verbs are official, prescribe none
+                suggestion = (f"check the meaning and use a verb official {name} cards use with this noun "
+                              f"(translations/phraseology.yaml line {verdict.frame.line} lists them with their counts)")
+            yield Issue.at(t, f"{t.label} writes '{written}'{times} (“{quote(t.text, occ.start, occ.end)}”): "
+                              f"official {name} cards write {usual}, {how}", suggestion)
+
+
+def retired(ctx: Context) -> Iterator[Issue]:
+    for t, items in _verdicts(ctx):
+        for occ, verdict, n in items:
+            if verdict.kind != "retired" or verdict.found is None:
+                continue
+            name = ctx.language_name(t.lang)
+            written = occ.phrase(t.text)
+            old = verdict.found
+            times = f" ({n} times)" if n > 1 else ""
+            corpus = ctx.phraseology.corpus_of(t.lang)
+            since = int(corpus.newest[:4]) - RETIRED_YEARS if corpus else 0
+            message = (f"{t.label} writes '{written}'{times} (“{quote(t.text, occ.start, occ.end)}”): official {name} "
+                       f"cards wrote '{old.phrase}' in {old.texts} texts, only {old.recent} of them printed since {since}")
+            if verdict.usual is not old:
+                message += f"; today they write {_usual(verdict)}"
+                suggestion = (f"write it as today's official {name} cards do: '{verdict.usual.phrase}' "
+                              f"(translations/phraseology.yaml line {verdict.frame.line})")
+                if verdict.frame.family != "zone":
+                    suggestion = "check the meaning; where it is the same, " + suggestion
+            else:
+                suggestion = (f"reword it as today's official {name} cards word it; the phrase is retired "
+                              f"(translations/phraseology.yaml line {verdict.frame.line})")
+            yield Issue.at(t, message, suggestion)
+
+
+CHECKS = (
+    Check("phraseology.unofficial", "a phrasing official card texts never use where they consistently use another",
+          Severity.WARNING, unofficial, cost=1, needs=(PHRASES,)),
+    Check("phraseology.retired", "a phrasing official card texts no longer print", Severity.WARNING, retired,
+          cost=1, needs=(PHRASES,)),
+)
