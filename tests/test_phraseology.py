@@ -61,7 +61,8 @@ DATA = Phraseology(
                                   v("jouez", "jouez un sort", 282, 29.0, 0, "2009-04-30"))),
      Frame("verb", "fr", "terrain", (v("jouer", "jouer un terrain", 100, 60.0),)),
      Frame("verb", "fr", "carte", (v("piochez", "piochez une carte", 900, 300.0), v("exilez", "exilez la carte", 300, 250.0),
-                                   v("renvoyez", "renvoyez la carte", 300, 220.0), v("mettez", "mettez la carte", 300, 200.0)))))
+                                   v("renvoyez", "renvoyez la carte", 300, 220.0), v("mettez", "mettez la carte", 300, 200.0),
+                                   v("jouez", "jouez la carte", 100, 5.0, 0, "2008-01-01")))))
 
 
 def verdict(lang: str, family: str, frame: str, filler: str):
@@ -81,6 +82,7 @@ def verdict(lang: str, family: str, frame: str, filler: str):
     ("fr", "verb", "sort", "jouer", "unofficial", "lancez"),        # "jouer" is a verb of the family (terrain)
     ("fr", "verb", "sort", "copiez", None, None),                   # never seen anywhere in the family: no verdict
     ("fr", "verb", "carte", "jouer", None, None),                   # no variant carries the frame: nothing to prescribe
+    ("fr", "verb", "carte", "jouez", None, None),                   # retired, but nothing clearly replaced it
 ])
 def test_verdict(lang, family, frame, filler, kind, usual):
     found = verdict(lang, family, frame, filler)

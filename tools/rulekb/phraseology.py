@@ -53,7 +53,8 @@ FRAME_MIN = 15.0       # a frame needs this much official use before it says wha
 DOMINANT_MIN = 10.0    # the variant quoted as the official one carries at least this much, …
 DOMINANT_SHARE = 0.6   # … and with the next one at most, this share of the frame: official texts
                        # use them consistently
-RARE_SHARE = 0.02      # a filler with less than this share of its frame's weight is unusual …
+RARE_SHARE = 0.05      # a filler with less than this share of its frame's weight is unusual …
+RECENT_MIN = 5         # … unless official texts printed it this often in the last RETIRED_YEARS years
 FAMILIAR_MIN = 20.0    # … when official texts use it in other frames of its family this much (a
                        # word of the slot's class, not a word the patterns caught by chance)
 RETIRED_YEARS = 8      # a variant is retired when fewer than RETIRED_SHARE of its texts were printed in
@@ -106,7 +107,8 @@ GRAMMARS: Mapping[str, Grammar] = MappingProxyType({
                  "spielstein", "spielsteine", "marke", "marken", "mana"),
         verb_after_object=True,
         particles=("zu",),
-        classes=(("aus", "von"), ("in", "auf", "an", "unter", "über", "neben", "vor", "hinter", "bei")),
+        # whence; where and where to ("unter deine Bibliothek" is beneath it: a meaning of its own)
+        classes=(("aus", "von"), ("in", "auf", "an")),
         not_objects_after=("einer", "eines", "des", "einem", "dem", "deiner", "deines", "deinem", "seiner", "seines",
                            "seinem", "ihrer", "ihres", "ihrem", "jener", "jenes", "jenem", "diesem", "jedem", "jeder",
                            "keiner", "keines", "keinem", "anderer", "anderen", "mit", "von", "aus", "zu"),
@@ -133,7 +135,9 @@ GRAMMARS: Mapping[str, Grammar] = MappingProxyType({
                  "capacité", "capacités", "créature", "créatures", "permanent", "permanents", "jeton", "jetons",
                  "marqueur", "marqueurs", "mana"),
         verb_after_object=False,
-        classes=(("de", "depuis", "hors de"), ("dans", "sur", "en", "à", "sous", "au-dessus de", "au-dessous de")),
+        # where and where to ("de" is also the genitive's "of": it competes with no other preposition;
+        # "au-dessus de" is on top of: a meaning of its own)
+        classes=(("dans", "sur", "en", "à"),),
         verb_endings=("er", "ir", "re", "ez"),  # infinitives (lancer) and imperatives (lancez)
         not_verbs=("contre", "entre", "outre", "autre", "notre", "votre", "leur", "chaque", "lettre", "titre",
                    "nombre", "ordre", "premier", "dernier", "entier", "plusieurs"),
@@ -358,9 +362,11 @@ class Phraseology:
         "retired": official texts used the variant often once (RETIRED_TEXTS) and hardly print
         it any more (less than RETIRED_SHARE of its texts in the last RETIRED_YEARS years);
         `usual` is then what they write today in its place (the most used current variant
-        competing with it, when one carries DOMINANT_SHARE of them), else the variant itself.
+        competing with it, when one carries DOMINANT_SHARE of them), else the variant itself (a
+        zone phrase; a verb without a clear replacement gets no verdict).
         "unofficial": in a frame they use often (FRAME_MIN), a filler they never or hardly use
-        there (less than RARE_SHARE of the variants competing with it, `competing`) though they
+        there (less than RARE_SHARE of the variants competing with it, `competing`, and printed
+        less than RECENT_MIN times in the last RETIRED_YEARS years) though they
         use it elsewhere in the family (FAMILIAR_MIN: a word of the slot's class), while one or
         two variants carry the frame (DOMINANT_MIN, DOMINANT_SHARE): they write it consistently
         otherwise. None: nothing to say."""
@@ -375,7 +381,9 @@ class Phraseology:
             if current and current[0].weight >= DOMINANT_MIN and \
                     sum(v.weight for v in current[:2]) >= DOMINANT_SHARE * total:
                 return Verdict("retired", frame, found, current[0], _second(current))
-            return Verdict("retired", frame, found, found)
+            # a zone phrase official texts stopped printing is retired whatever replaced it ("en jeu");
+            # a verb only where one replaced it: "Karte spielst" is retired for spells, not for lands
+            return Verdict("retired", frame, found, found) if frame.family == "zone" else None
         if not competing:
             return None
         usual = competing[0]
@@ -387,7 +395,7 @@ class Phraseology:
         if sum(v.weight for v in competing[:2] if v is not found) < DOMINANT_SHARE * total:
             return None
         own = found.weight if found is not None else 0.0
-        if own >= RARE_SHARE * total:
+        if own >= RARE_SHARE * total or (found is not None and found.recent >= RECENT_MIN):
             return None
         if self.familiar(lang, occurrence.family, occurrence.filler) - own < FAMILIAR_MIN:
             return None

@@ -26,12 +26,20 @@ UNOFFICIAL = [
     ("de", "Er lässt die Karte oben auf seiner Bibliothek.", None),         # where it stays, not whence
     ("de", "Du kannst den Zauberspruch mit deinem Friedhof bezahlen.", None),  # "mit": no rival preposition
     ("de", "Er muss seine Manakosten bezahlen.", None),
+    ("de", "Er legt sie in seinen Friedhof.", "'auf seinen Friedhof'"),
+    ("de", "Er legt sie oben auf seine Bibliothek.", None),              # on top, not beneath ("unter"): both right
+    ("de", "Jeder Spieler mischt vor dem Spiel seine Bibliothek.", None),  # "vor" means before: no zone phrase
+    ("de", "Bringe sie aus deiner Hand ins Spiel.", None),
     ("fr", "Elle reste au cimetière.", "'dans le cimetière'"),
     ("fr", "Elle reste dans le cimetière.", None),
     ("fr", "Mettez-la à votre main.", "'dans votre main'"),
     ("fr", "Mettez-la dans votre main.", None),
     ("fr", "Vous pouvez la lancer depuis votre cimetière.", None),
     ("fr", "Exilez une carte de votre cimetière.", None),                   # "de" and "depuis": both official
+    ("fr", "Les créatures du champ de bataille gagnent +1/+1.", None),     # "de" is also the genitive: never judged
+    ("fr", "Mettez-la au-dessus de sa bibliothèque.", None),             # on top of: a meaning of its own
+    ("fr", "Vous pouvez lancer des sorts depuis votre bibliothèque.", None),  # printed in recent cards: official
+    ("fr", "Mettez-la dans la pile.", "'sur la pile'"),
     ("fr", "Détruisez le sort ciblé.", "'lancez un sort'"),
     ("fr", "Vous pouvez lancer ce sort.", None),
     ("de", "Du kannst diesen Zauberspruch aktivieren.", "'Zauberspruch wirkst'"),
@@ -49,7 +57,7 @@ def test_unofficial(lang, text, official):
         assert re.search(r"\(\d+×\)", found[0].message)          # how often official cards write it
         assert "translations/phraseology.yaml line " in found[0].suggestion
         # a preposition of the same meaning is the fix; a verb depends on the meaning: no fix prescribed
-        zone = "Friedhof" in official or "Hand" in official or "cimetière" in official or "main" in official
+        zone = any(z in official for z in ("Friedhof", "Hand", "Bibliothek", "cimetière", "main", "pile", "bibliothèque"))
         assert (official in found[0].suggestion) is zone
 
 
