@@ -34,6 +34,11 @@ def found(lang: str, text: str) -> list[tuple[str, str, str, str]]:
     ("fr", "sur le champ de bataille", [("zone", "le champ de bataille", "sur", "sur le champ de bataille")]),
     ("fr", "Vous pouvez lancer ce sort.", [("verb", "sort", "lancer", "lancer ce sort")]),
     ("fr", "la carte contre un sort", []),                      # a preposition, not a verb
+    ("de", "Kreaturen, die du kontrollierst, und", [("relative", "du kontrollierst", "die", "die du kontrollierst")]),
+    ("de", "jede Karte, welche ein Gegner besitzt.", [("relative", "ein gegner besitzt", "welche", "welche ein Gegner besitzt")]),
+    ("fr", "les créatures que vous contrôlez", [("relative", "vous contrôlez", "que", "que vous contrôlez")]),
+    ("fr", "les sorts qu'un adversaire lance", [("relative", "un adversaire lance", "qu'", "qu'un adversaire lance")]),
+    ("fr", "la carte dont vous êtes le propriétaire", []),   # "êtes": no verb form of the slot's
 ])
 def test_patterns_find_the_phrases_of_each_family(lang, text, expected):
     assert sorted(found(lang, text)) == sorted(expected)

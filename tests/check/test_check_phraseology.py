@@ -30,6 +30,9 @@ UNOFFICIAL = [
     ("de", "Er legt sie oben auf seine Bibliothek.", None),              # on top, not beneath ("unter"): both right
     ("de", "Jeder Spieler mischt vor dem Spiel seine Bibliothek.", None),  # "vor" means before: no zone phrase
     ("de", "Bringe sie aus deiner Hand ins Spiel.", None),
+    ("de", "Jede Kreatur, welche du kontrollierst, erhält +1/+1.", "'die du kontrollierst'"),
+    ("de", "Jede Kreatur, die du kontrollierst, erhält +1/+1.", None),
+    ("de", "Jeder Spielstein, den du kontrollierst, erhält +1/+1.", None),
     ("fr", "Elle reste au cimetière.", "'dans le cimetière'"),
     ("fr", "Elle reste dans le cimetière.", None),
     ("fr", "Mettez-la à votre main.", "'dans votre main'"),
@@ -40,6 +43,8 @@ UNOFFICIAL = [
     ("fr", "Mettez-la au-dessus de sa bibliothèque.", None),             # on top of: a meaning of its own
     ("fr", "Vous pouvez lancer des sorts depuis votre bibliothèque.", None),  # printed in recent cards: official
     ("fr", "Mettez-la dans la pile.", "'sur la pile'"),
+    ("fr", "Les créatures dont vous contrôlez gagnent +1/+1.", "'que vous contrôlez'"),
+    ("fr", "Les créatures que vous contrôlez gagnent +1/+1.", None),
     ("fr", "Détruisez le sort ciblé.", "'lancez un sort'"),
     ("fr", "Vous pouvez lancer ce sort.", None),
     ("de", "Du kannst diesen Zauberspruch aktivieren.", "'Zauberspruch wirkst'"),
@@ -57,7 +62,8 @@ def test_unofficial(lang, text, official):
         assert re.search(r"\(\d+×\)", found[0].message)          # how often official cards write it
         assert "translations/phraseology.yaml line " in found[0].suggestion
         # a preposition of the same meaning is the fix; a verb depends on the meaning: no fix prescribed
-        zone = any(z in official for z in ("Friedhof", "Hand", "Bibliothek", "cimetière", "main", "pile", "bibliothèque"))
+        zone = any(z in official for z in ("Friedhof", "Hand", "Bibliothek", "cimetière", "main", "pile", "bibliothèque",
+                                           "du kontrollierst", "vous contrôlez"))
         assert (official in found[0].suggestion) is zone
 
 
@@ -78,6 +84,8 @@ RETIRED = [
     ("de", "Wenn ein Spieler einen Zauberspruch spielt, …", "'Zauberspruch wirkst'"),
     ("de", "Wenn ein Spieler einen Zauberspruch wirkt, …", None),
     ("de", "Wenn die Kreatur ins Spiel kommt, …", None),                   # German cards still say "ins Spiel"
+    ("fr", "Le terrain que vous jouez arrive sur le champ de bataille.", None),  # "jouer" stays for lands
+    ("de", "Jede Kreatur, die du beherrschst, erhält +1/+1.", None),        # retired verb, not pronoun: the termbase's
     ("en", "When this creature comes into play, draw a card.", None),
 ]
 

@@ -105,6 +105,22 @@ def test_little_noise(result):
     """Every finding names its text and what to do; clean texts stay clean."""
     assert all(f.message and f.suggestion for f in result.findings)
     flagged = {(f.entry, f.lang) for f in result.findings}
-    for clean in [("dredge.summary", "de"), ("dredge.b", "de"), ("explore-no-card-revealed", "de"), ("retrace.title", "fr")]:
+    for clean in [("dredge.summary", "de"), ("explore-no-card-revealed", "de"), ("retrace.title", "fr")]:
         assert clean not in flagged
+    # dredge.b (de) is clean but for its "in seinen Friedhof", where official cards write "auf seinen Friedhof"
+    assert {f.code for f in result.findings if (f.entry, f.lang) == ("dredge.b", "de")} == {"phraseology.unofficial"}
     assert result.exit_code == 1
+
+
+@pytest.mark.parametrize("entry,lang,written,official", [
+    ("retrace.a", "de", "von deinem Friedhof", "aus deinem Friedhof"),   # issue 15: "aus" 1,492×, "von" never
+    ("dredge.a", "de", "in deinen Friedhof", "auf deinen Friedhof"),      # issue 15: "auf" 433×, "in" 6×
+    ("dredge.a", "de", "von deinem Friedhof", "aus deinem Friedhof"),
+    ("dredge.b", "de", "in seinen Friedhof", "auf seinen Friedhof"),
+    ("buyback.a", "de", "in den Friedhof", "auf den Friedhof"),
+    ("explore-creature-left-battlefield", "de", "in deinen Friedhof", "auf deinen Friedhof"),
+    ("retrace.n5", "fr", "au cimetière", "dans le cimetière"),
+])
+def test_phrasings_official_cards_do_not_use(result, entry, lang, written, official):
+    hits = [f for f in find(result, "phraseology.unofficial", entry, lang) if f"writes '{written}'" in f.message]
+    assert len(hits) == 1 and f"official {'German' if lang == 'de' else 'French'} cards write '{official}' (" in hits[0].message

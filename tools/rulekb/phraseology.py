@@ -15,6 +15,8 @@ A phrase *family* is a pattern with one variable slot, the rest of the match bei
   (zu) bezahlen" (the verb after its object: infinitives and verb-final clauses), French
   "lancer ce sort", "payer son coût" (the verb before its object). The slot is the verb; the
   frame is the noun.
+- ``relative``: a relative pronoun before the subject and verb of its clause ("die du
+  kontrollierst", "que vous contrôlez"). The slot is the pronoun; the frame the subject and verb.
 
 For each frame and language the data counts each filler of the slot: in how many distinct
 official texts (`texts`), weighted by how recent they are (`weight`: a text last printed `y`
@@ -45,7 +47,8 @@ from .models import Language
 from .schema import Reader, languages_from
 
 PHRASEOLOGY_FILE = "translations/phraseology.yaml"
-FAMILIES = ("zone", "verb")
+FAMILIES = ("zone", "verb", "relative")
+OPEN_SLOTS = ("verb",)    # families whose slot is any word of a form, not a closed list
 HALF_LIFE = 5.0        # years: a text printed last five years before the newest set counts half
 
 # The verdict's thresholds (`Phraseology.verdict`), on weights:
@@ -83,6 +86,10 @@ class Grammar:
     # a preposition of no class ("mit", "pour") is never judged against another
     classes: tuple[tuple[str, ...], ...] = ()
     not_objects_after: tuple[str, ...] = ()     # a noun after these is no object ("… einer Karte spielst")
+    relatives: tuple[str, ...] = ()             # relative pronouns ("die", "welche"; "que", "dont")
+    subjects: tuple[str, ...] = ()              # subjects of a relative clause ("du", "ein Gegner"; "vous")
+    relative_classes: tuple[tuple[str, ...], ...] = ()   # pronouns that compete ("die"/"welche")
+    finite_endings: tuple[str, ...] = ()        # how the verb of a relative clause ends ("kontrollierst", "contrôlez")
 
 
 _DE_DETERMINERS = tuple(
@@ -112,6 +119,12 @@ GRAMMARS: Mapping[str, Grammar] = MappingProxyType({
         not_objects_after=("einer", "eines", "des", "einem", "dem", "deiner", "deines", "deinem", "seiner", "seines",
                            "seinem", "ihrer", "ihres", "ihrem", "jener", "jenes", "jenem", "diesem", "jedem", "jeder",
                            "keiner", "keines", "keinem", "anderer", "anderen", "mit", "von", "aus", "zu"),
+        relatives=("die", "der", "das", "den", "dem", "welche", "welcher", "welches", "welchen", "welchem"),
+        subjects=("du", "er", "sie", "ein spieler", "ein gegner", "dein gegner", "jeder spieler", "dieser spieler",
+                  "jener spieler", "ihr besitzer", "sein besitzer", "sein beherrscher", "ihr beherrscher"),
+        relative_classes=(("die", "welche"), ("der", "welcher"), ("das", "welches"), ("den", "welchen"),
+                          ("dem", "welchem")),
+        finite_endings=("st", "t", "n"),
         verb_endings=("n", "t"),    # infinitives (wirken, opfern), 2nd and 3rd person (wirkst, wirkt)
         not_verbs=("ist", "hat", "hast", "bist", "wird", "wirst", "kann", "kannst", "darf", "darfst", "muss", "musst",
                    "soll", "sollst", "will", "willst", "sein", "haben", "werden", "können", "dürfen", "müssen",
@@ -138,6 +151,11 @@ GRAMMARS: Mapping[str, Grammar] = MappingProxyType({
         # where and where to ("de" is also the genitive's "of": it competes with no other preposition;
         # "au-dessus de" is on top of: a meaning of its own)
         classes=(("dans", "sur", "en", "à"),),
+        relatives=("que", "qu'", "dont", "lequel", "laquelle", "lesquels", "lesquelles"),
+        subjects=("vous", "il", "elle", "ils", "elles", "un adversaire", "un joueur", "ce joueur", "votre adversaire",
+                  "son propriétaire", "son contrôleur", "chaque joueur"),
+        relative_classes=(("que", "qu'", "dont", "lequel", "laquelle", "lesquels", "lesquelles"),),
+        finite_endings=("ez", "e", "ent", "it", "ont"),
         verb_endings=("er", "ir", "re", "ez"),  # infinitives (lancer) and imperatives (lancez)
         not_verbs=("contre", "entre", "outre", "autre", "notre", "votre", "leur", "chaque", "lettre", "titre",
                    "nombre", "ordre", "premier", "dernier", "entier", "plusieurs"),
@@ -199,6 +217,7 @@ class Patterns:
     grammar: Grammar
     zone: re.Pattern[str]
     verb: re.Pattern[str]
+    relative: re.Pattern[str] | None
     excluded: frozenset[str]     # words the verb slot skips: determiners, prepositions, objects, not_verbs
 
     def find(self, text: str) -> Iterator[Occurrence]:
@@ -223,6 +242,12 @@ class Patterns:
                 if before is not None and _norm(before.group(1)) in g.not_objects_after:
                     continue
             yield Occurrence("verb", _norm(m.group("obj")), verb, m.start(), m.end())
+        if self.relative is not None:
+            for m in self.relative.finditer(text):
+                if not m.group("verb").endswith(g.finite_endings) or _norm(m.group("verb")) in self.excluded:
+                    continue
+                yield Occurrence("relative", f"{_norm(m.group('subj'))} {_norm(m.group('verb'))}", _norm(m.group("rel")),
+                                 m.start(), m.end())
 
 
 _LAST_WORD = re.compile(r"([^\W\d_]+)\s+$")
@@ -253,9 +278,11 @@ def patterns(lang: str) -> Patterns | None:
     else:
         verb = re.compile(rf"(?<!{_L})(?P<verb>{_L}+){gap}(?i:{dets}){gap}(?P<obj>(?i:{objects}))"
                           rf"(?!{_L})")
+    relative = re.compile(rf"(?<!{_L})(?P<rel>{_alternation(g.relatives)}){gap}(?P<subj>{_alternation(g.subjects)})"
+                          rf"\s+(?P<verb>{_L}+)", re.IGNORECASE) if g.relatives else None
     excluded = frozenset(_norm(w) for w in g.determiners + g.prepositions + tuple(g.fused) + g.particles + g.objects
                          + g.not_verbs)
-    return Patterns(lang, g, zone, verb, excluded)
+    return Patterns(lang, g, zone, verb, relative, excluded)
 
 
 # ------------------------------------------------------------------ the data
@@ -348,12 +375,13 @@ class Phraseology:
 
     def competing(self, lang: str, frame: Frame, filler: str) -> tuple[Variant, ...]:
         """The variants of `frame` that compete with `filler`: in the `zone` family those of the
-        prepositions of its class (`Grammar.classes`; none for a preposition of no class), in
-        the `verb` family all."""
-        if frame.family != "zone":
+        prepositions of its class (`Grammar.classes`; none for a preposition of no class), in the
+        `relative` family those of its pronoun's class ("die"/"welche"), in the `verb` family all."""
+        if frame.family in OPEN_SLOTS:
             return frame.variants
         grammar = GRAMMARS.get(lang)
-        cls = next((c for c in grammar.classes if filler in c), None) if grammar else None
+        classes = (grammar.classes if frame.family == "zone" else grammar.relative_classes) if grammar else ()
+        cls = next((c for c in classes if filler in c), None)
         return tuple(v for v in frame.variants if v.filler in cls) if cls else ()
 
     def verdict(self, lang: str, occurrence: Occurrence) -> Verdict | None:
@@ -363,11 +391,12 @@ class Phraseology:
         it any more (less than RETIRED_SHARE of its texts in the last RETIRED_YEARS years);
         `usual` is then what they write today in its place (the most used current variant
         competing with it, when one carries DOMINANT_SHARE of them), else the variant itself (a
-        zone phrase; a verb without a clear replacement gets no verdict).
+        zone phrase; a verb or relative clause without a clear replacement gets no verdict).
         "unofficial": in a frame they use often (FRAME_MIN), a filler they never or hardly use
         there (less than RARE_SHARE of the variants competing with it, `competing`, and printed
         less than RECENT_MIN times in the last RETIRED_YEARS years) though they
-        use it elsewhere in the family (FAMILIAR_MIN: a word of the slot's class), while one or
+        use it elsewhere in the family (FAMILIAR_MIN, for a family of open slot: a word of the
+        slot's class, not one the pattern caught by chance), while one or
         two variants carry the frame (DOMINANT_MIN, DOMINANT_SHARE): they write it consistently
         otherwise. None: nothing to say."""
         frame = self._index.get((lang, occurrence.family, occurrence.frame))
@@ -382,7 +411,8 @@ class Phraseology:
                     sum(v.weight for v in current[:2]) >= DOMINANT_SHARE * total:
                 return Verdict("retired", frame, found, current[0], _second(current))
             # a zone phrase official texts stopped printing is retired whatever replaced it ("en jeu");
-            # a verb only where one replaced it: "Karte spielst" is retired for spells, not for lands
+            # one with a verb only where another word replaced it: "Karte spielst" and "que vous
+            # jouez" are retired for spells, not for lands
             return Verdict("retired", frame, found, found) if frame.family == "zone" else None
         if not competing:
             return None
@@ -397,7 +427,7 @@ class Phraseology:
         own = found.weight if found is not None else 0.0
         if own >= RARE_SHARE * total or (found is not None and found.recent >= RECENT_MIN):
             return None
-        if self.familiar(lang, occurrence.family, occurrence.filler) - own < FAMILIAR_MIN:
+        if occurrence.family in OPEN_SLOTS and self.familiar(lang, occurrence.family, occurrence.filler) - own < FAMILIAR_MIN:
             return None
         return Verdict("unofficial", frame, found, usual, _second([v for v in competing if v is not found]))
 
@@ -542,5 +572,5 @@ def load_phraseology(root: Path) -> Phraseology:
 
 
 __all__ = ["PHRASEOLOGY_FILE", "FAMILIES", "HALF_LIFE", "GRAMMARS", "Grammar", "Occurrence", "Patterns", "patterns",
-           "Variant", "Frame", "Corpus", "Verdict", "Phraseology", "retired", "weight", "phraseology_from", "project_languages",
+           "OPEN_SLOTS", "Variant", "Frame", "Corpus", "Verdict", "Phraseology", "retired", "weight", "phraseology_from", "project_languages",
            "load_phraseology"]

@@ -22,7 +22,7 @@ from ..layout import data_files
 from . import CheckResult
 
 # The modules whose code decides a check result, besides the check package itself.
-_INPUT_MODULES = ("models.py", "refs.py", "termbase.py", "langid.py", "schema.py", "validate.py", "validate_cards.py",
+_INPUT_MODULES = ("models.py", "refs.py", "termbase.py", "phraseology.py", "langid.py", "schema.py", "validate.py", "validate_cards.py",
                   "link.py", "load.py")
 
 

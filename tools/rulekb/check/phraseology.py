@@ -5,7 +5,7 @@ mined by ``rulekb phrases mine``).
 - `phraseology.unofficial`: a translation writes a phrase in a way official texts never or hardly
   use where they consistently use another ("von deinem Friedhof" where German cards write "aus
   deinem Friedhof" 1,588 times and "von" 3 times, last in 1998; "in deine Hand" for "auf deine
-  Hand");
+  Hand"; "welche du kontrollierst" for "die du kontrollierst");
 - `phraseology.retired`: a translation writes a phrase official texts used once and no longer
   print ("en jeu", "jouez un sort", "Zauberspruch spielen"), with what they write today where
   the frame says it.
@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..models import Severity
-from ..phraseology import RETIRED_YEARS, Occurrence, Variant, Verdict, patterns
+from ..phraseology import OPEN_SLOTS, RETIRED_YEARS, Occurrence, Variant, Verdict, patterns
 from .base import Check, Context, Issue, Shared, Text, quote
 
 # the phrases of every translation with their verdicts (`_verdicts`), shared by both checks
@@ -83,7 +83,7 @@ def unofficial(ctx: Context) -> Iterator[Issue]:
             else:
                 how = (f"and '{verdict.found.phrase}' only {_times(verdict.found.texts)} "
                        f"(last printed {_year(verdict.found)})")
-            if verdict.frame.family == "zone":   # prepositions of one meaning: the official one is the fix
+            if verdict.frame.family not in OPEN_SLOTS:   # words of one meaning: the official one is the fix
                 suggestion = (f"write it as official {name} cards do: '{verdict.usual.phrase}' "
                               f"(translations/phraseology.yaml line {verdict.frame.line})")
             else:   # the verb depends on what the text means: say which verbs are official, prescribe none
@@ -110,7 +110,7 @@ def retired(ctx: Context) -> Iterator[Issue]:
                 message += f"; today they write {_usual(verdict)}"
                 suggestion = (f"write it as today's official {name} cards do: '{verdict.usual.phrase}' "
                               f"(translations/phraseology.yaml line {verdict.frame.line})")
-                if verdict.frame.family != "zone":
+                if verdict.frame.family in OPEN_SLOTS:
                     suggestion = "check the meaning; where it is the same, " + suggestion
             else:
                 suggestion = (f"reword it as today's official {name} cards word it; the phrase is retired "
