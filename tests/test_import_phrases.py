@@ -11,7 +11,7 @@ import pytest
 
 from conftest import DATA
 from rulekb.commands import main
-from rulekb.importers.phrases import MIN_TEXTS, mine, mine_into, phraseology_yaml
+from rulekb.importers.phrases import MIN_TEXTS, REMINDER_MIN_TEXTS, mine, mine_into, phraseology_yaml
 from rulekb.phraseology import PHRASEOLOGY_FILE, load_phraseology, weight
 from rulekb.importers.mtgjson import read_bytes, read_set
 
@@ -21,7 +21,7 @@ LANGUAGES = {"German": "de", "French": "fr"}
 
 @pytest.fixture(scope="module")
 def mined():
-    return mine([SETS], LANGUAGES, min_texts=1)
+    return mine([SETS], LANGUAGES, min_texts=1, min_reminder_texts=1)
 
 
 def _official_texts(lang: str) -> dict[str, tuple[str, str]]:
@@ -62,6 +62,20 @@ def test_each_filler_counts_the_distinct_texts_that_print_it(mined, lang, frame,
     assert variant.weight == round(sum(weight(last, newest) for _, last in having.values()), 1)
 
 
+@pytest.mark.parametrize("lang", ["de", "fr"])
+def test_reminder_texts_are_paired_with_the_english_reminder_of_the_same_line(mined, lang):
+    data, _sets, _skipped = mined
+    english = "This creature can't be blocked except by creatures with flying or reach."
+    frame = data.frame(lang, "reminder", english.lower())
+    printed = {"de": "Diese Kreatur kann außer von fliegenden Kreaturen und Kreaturen mit Reichweite nicht geblockt werden.",
+               "fr": "Cette créature ne peut être bloquée que par des créatures avec le vol ou la portée."}[lang]
+    having = {t: span for t, span in _official_texts(lang).items() if f"({printed})" in t}
+    assert [v.phrase for v in frame.variants] == [printed]
+    assert frame.variants[0].texts == len(having) >= 1          # Snapping Drake (10E, M20)
+    assert frame.variants[0].first == min(a for a, _ in having.values()) == "2007-07-13"
+    assert frame.variants[0].last == max(b for _, b in having.values())
+
+
 def test_a_reprint_counts_once_dated_by_its_newest_printing(mined):
     data, _sets, _skipped = mined
     # Gorging Vulture: M20 (2019) and the same texts in TRP (2022): one text, last printed 2022
@@ -87,15 +101,16 @@ def test_a_set_without_release_date_is_left_out_and_said(mined):
 
 def test_the_file_is_sorted_and_the_same_files_give_the_same_bytes(mined):
     text = phraseology_yaml(mined[0])
-    assert text == phraseology_yaml(mine(list(reversed(sorted(SETS.glob("*.json")))), LANGUAGES, min_texts=1)[0])
+    assert text == phraseology_yaml(mine(list(reversed(sorted(SETS.glob("*.json")))), LANGUAGES, min_texts=1, min_reminder_texts=1)[0])
     keys = re.findall(r"  - lang: (\w+)\n    family: (\w+)\n    frame: \"([^\"]+)\"", text)
     assert keys == sorted(keys) and len(keys) == len(mined[0].frames)
 
 
 def test_frames_of_fewer_than_min_texts_texts_are_left_out(mined):
     kept = mine([SETS], LANGUAGES)[0].frames
-    assert kept and all(sum(v.texts for v in f.variants) >= MIN_TEXTS for f in kept)
-    assert set(kept) == {f for f in mined[0].frames if sum(v.texts for v in f.variants) >= MIN_TEXTS}
+    least = {f: MIN_TEXTS if f.family != "reminder" else REMINDER_MIN_TEXTS for f in mined[0].frames}
+    assert kept and set(kept) == {f for f in mined[0].frames if sum(v.texts for v in f.variants) >= least[f]}
+    assert any(f.family == "reminder" for f in mined[0].frames) and not any(f.family == "reminder" for f in kept)
 
 
 def test_mine_into_writes_the_file_the_checks_read(valid_tree: Path):
@@ -112,7 +127,7 @@ def test_the_command_prints_what_it_mined(valid_tree: Path, capsys):
     assert main(["--root", str(valid_tree), "phrases", "mine", str(SETS)]) == 0
     out = capsys.readouterr().out
     assert f"{PHRASEOLOGY_FILE}: written (4 set files" in out
-    assert "  de: 6 distinct official texts" in out and "left out: NOD.json: no release date" in out
+    assert "  de: 8 distinct official texts" in out and "left out: NOD.json: no release date" in out
 
 
 def test_a_damaged_set_file_is_named_and_nothing_is_written(valid_tree: Path, tmp_path: Path, capsys):

@@ -9,7 +9,7 @@ import pytest
 
 from rulekb.diagnostics import DataError
 from rulekb.phraseology import (PHRASEOLOGY_FILE, Corpus, Frame, Occurrence, Phraseology, Variant, load_phraseology,
-                                patterns)
+                                patterns, reminders)
 
 
 def found(lang: str, text: str) -> list[tuple[str, str, str, str]]:
@@ -42,6 +42,16 @@ def found(lang: str, text: str) -> list[tuple[str, str, str, str]]:
 ])
 def test_patterns_find_the_phrases_of_each_family(lang, text, expected):
     assert sorted(found(lang, text)) == sorted(expected)
+
+
+def test_reminder_texts_pair_the_lines_of_the_english_and_the_printed_text():
+    english = "Flying (This creature can't be blocked except by creatures with flying or reach.)\nWhen X dies, draw a card."
+    printed = "Fliegend (Diese Kreatur kann nur von Kreaturen mit Flugfähigkeit geblockt werden.)\nWenn X stirbt, ziehe eine Karte."
+    [(en, occ)] = list(reminders(english, printed))
+    assert en == "This creature can't be blocked except by creatures with flying or reach."
+    assert occ.frame == en.lower() and occ.phrase(printed) == "Diese Kreatur kann nur von Kreaturen mit Flugfähigkeit geblockt werden."
+    assert occ.filler == occ.phrase(printed).lower()
+    assert list(reminders(english, printed.split("\n")[0])) == []      # lines that do not correspond: none
 
 
 def test_english_has_no_grammar():
@@ -126,6 +136,22 @@ def test_the_file_loads(valid_tree: Path):
     data = load_phraseology(valid_tree)
     frame = data.frame("de", "zone", "deinem friedhof")
     assert [x.filler for x in frame.variants] == ["aus", "in"] and frame.line == 5 and frame.variants[1].line == 10
+
+
+def test_a_filler_left_out_is_the_phrase_itself(valid_tree: Path):
+    write(valid_tree, GOOD.replace('filler: "in", phrase: "in deinem Friedhof"', 'phrase: "In deinem Friedhof"'))
+    assert [x.filler for x in load_phraseology(valid_tree).frame("de", "zone", "deinem friedhof").variants] == [
+        "aus", "in deinem friedhof"]
+
+
+def test_a_file_read_before_comes_from_the_cache(valid_tree: Path, tmp_path: Path, monkeypatch):
+    monkeypatch.setenv("RULEKB_CACHE_DIR", str(tmp_path / "cache"))
+    write(valid_tree, GOOD)
+    first = load_phraseology(valid_tree)
+    assert list((tmp_path / "cache" / "phraseology").rglob("*.pickle"))
+    assert load_phraseology(valid_tree) == first
+    write(valid_tree, GOOD.replace("texts: 8,", "texts: 9,"))      # other bytes: read again
+    assert load_phraseology(valid_tree).frame("de", "zone", "deinem friedhof").variants[0].texts == 9
 
 
 def test_no_file_no_phrases(valid_tree: Path):

@@ -109,3 +109,35 @@ def test_a_project_without_phraseology_data_has_no_findings():
     from qa_kb import termbase
     ctx = Context(kb_of(rule(subrules={"a": {"en": "x", "de": "Lege sie in deinen Friedhof."}})), termbase())
     assert list(check("phraseology.unofficial").run(ctx)) == []
+
+
+RETRACE_EN = ('"Retrace" means "You may cast this card from your graveyard by discarding a land card in addition to '
+              'paying its other costs."')
+REMINDER = [
+    ("de", "„Zurückverfolgen“ bedeutet „Du kannst diese Karte aus deinem Friedhof wirken, indem du zusätzlich zu ihren "
+           "anderen Kosten eine Länderkarte abwirfst.“", None),
+    ("de", "„Zurückverfolgen“ bedeutet „Du kannst diese Karte von deinem Friedhof wirken, indem du als zusätzliche Kosten, "
+           "um sie zu wirken, eine Landkarte abwirfst.“", "this text words it otherwise"),
+    ("de", "„Zurückverfolgen“ bedeutet „Du kannst diese Karte aus deinem Friedhof spielen, indem du zusätzlich zu ihren "
+           "anderen Kosten eine Länderkarte aus deiner Hand abwirfst.“", "the wording of older cards"),
+    ("fr", "« Pistage » signifie « Vous pouvez lancer cette carte depuis votre cimetière en vous défaussant d'une carte de "
+           "terrain en plus de payer ses autres coûts. »", None),
+    ("fr", "« Pistage » signifie « Vous pouvez lancer cette carte depuis votre cimetière en défaussant une carte de "
+           "terrain en plus de payer ses autres coûts. »", "this text words it otherwise"),
+]
+
+
+@pytest.mark.parametrize("lang,text,why", REMINDER)
+def test_reminder(lang, text, why):
+    found = [i for i in run("phraseology.reminder", one_text(lang, text, RETRACE_EN)) if i.lang == lang]
+    assert bool(found) is (why is not None)
+    if why:
+        official = {"de": "'Du kannst diese Karte aus deinem Friedhof wirken, indem du zusätzlich",
+                    "fr": "'Vous pouvez lancer cette carte depuis votre cimetière en vous défaussant"}[lang]
+        assert official in found[0].message and why in found[0].message
+        assert re.search(r"\(\d+×, last printed \d{4}\)", found[0].message)
+
+
+def test_no_reminder_finding_where_the_english_quotes_no_reminder():
+    text = "„Zurückverfolgen“ bedeutet „Du kannst diese Karte von deinem Friedhof spielen.“"
+    assert run("phraseology.reminder", one_text("de", text, '"Retrace" means "You may play this card from your graveyard."')) == []

@@ -17,6 +17,11 @@ A phrase *family* is a pattern with one variable slot, the rest of the match bei
   frame is the noun.
 - ``relative``: a relative pronoun before the subject and verb of its clause ("die du
   kontrollierst", "que vous contrôlez"). The slot is the pronoun; the frame the subject and verb.
+- ``reminder``: the reminder text of a keyword, a card's line "Keyword (…)" paired with the same
+  line of its English text: the frame is the English reminder ("you may cast this card from your
+  graveyard by discarding a land card in addition to paying its other costs."), the filler the
+  printed translation (`reminders`). A rules text that quotes a keyword's English reminder
+  should quote the official translation of it.
 
 For each frame and language the data counts each filler of the slot: in how many distinct
 official texts (`texts`), weighted by how recent they are (`weight`: a text last printed `y`
@@ -35,11 +40,13 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Iterator, Mapping
 
+from .cache import FileCache, cache_dir, code_version
 from .diagnostics import DataError, Problem
 from .layout import LANGUAGES_FILE
 from .load import Node, parse_file
@@ -47,7 +54,7 @@ from .models import Language
 from .schema import Reader, languages_from
 
 PHRASEOLOGY_FILE = "translations/phraseology.yaml"
-FAMILIES = ("zone", "verb", "relative")
+FAMILIES = ("zone", "verb", "relative", "reminder")
 OPEN_SLOTS = ("verb",)    # families whose slot is any word of a form, not a closed list
 HALF_LIFE = 5.0        # years: a text printed last five years before the newest set counts half
 
@@ -251,6 +258,35 @@ class Patterns:
 
 
 _LAST_WORD = re.compile(r"([^\W\d_]+)\s+$")
+
+
+_REMINDER_LINE = re.compile(r"^(?P<keyword>[^\n()]{2,60}?)\s*\((?P<reminder>[^()]{15,})\)\s*$")
+
+
+def reminders(english: str, text: str) -> Iterator[tuple[str, Occurrence]]:
+    """The reminder texts of a printed card text, each paired with the English (Oracle) reminder
+    of the same line: (the English reminder as written, its occurrence in `text`: frame = the
+    English reminder normalised, filler = the printed one normalised). Texts whose lines do not
+    correspond (another number of lines) give none."""
+    english_lines = english.split("\n")
+    lines = text.split("\n")
+    if len(english_lines) != len(lines):
+        return
+    offset = 0
+    for en, line in zip(english_lines, lines):
+        m_en = _REMINDER_LINE.match(en.strip())
+        m = _REMINDER_LINE.match(line.strip()) if m_en else None
+        if m_en and m:
+            start = offset + (len(line) - len(line.lstrip())) + m.start("reminder")
+            yield m_en.group("reminder"), Occurrence("reminder", _norm(m_en.group("reminder")), _norm(m.group("reminder")),
+                                                     start, start + len(m.group("reminder")))
+        offset += len(line) + 1
+
+
+def fold(text: str) -> str:
+    """A text as the reminder family compares it: `_norm` (lowercase, apostrophes straight, single
+    spaces)."""
+    return _norm(text)
 
 
 def _norm(text: str) -> str:
@@ -465,11 +501,13 @@ def _number(r: Reader, node: Node | None, what: str, integer: bool) -> float | N
 
 
 def _variant(r: Reader, node: Node, what: str) -> Variant | None:
-    m = r.mapping(node, what, ("filler", "phrase", "texts", "recent", "weight", "first", "last"))
+    m = r.mapping(node, what, ("phrase", "texts", "recent", "weight", "first", "last"), ("filler",))
     if m is None:
         return None
-    filler = r.nonempty(m.get("filler"), f"{what} filler")
     phrase = r.nonempty(m.get("phrase"), f"{what} phrase")
+    # the filler is written only where it is not the phrase itself (a reminder text is its own filler)
+    filler = r.nonempty(m.get("filler"), f"{what} filler") if m.get("filler") is not None else \
+        (fold(phrase) if phrase is not None else None)
     texts = _number(r, m.get("texts"), f"{what} texts", True)
     recent = _number(r, m.get("recent"), f"{what} recent", True)
     if texts is not None and recent is not None and recent > texts:
@@ -564,13 +602,32 @@ def project_languages(root: Path) -> tuple[Language, ...]:
 def load_phraseology(root: Path) -> Phraseology:
     """Read ``translations/phraseology.yaml`` of the project at `root`, strictly (unknown fields,
     unknown languages or families, numbers and dates that are not, a frame or filler twice: a
-    `DataError` naming file, line and column). Without the file: no phrases (nothing mined yet)."""
+    `DataError` naming file, line and column). Without the file: no phrases (nothing mined yet).
+    A file read before comes from the per-user cache (`rulekb.cache`, keyed by its bytes and the
+    project's languages): parsing its ~2,000 lines costs 0.2 s of processor time, the cache 0.01 s."""
     path = root / PHRASEOLOGY_FILE
     if not path.is_file():
         return Phraseology((), ())
-    return phraseology_from(root, path, tuple(lang.code for lang in project_languages(root)))
+    languages = tuple(lang.code for lang in project_languages(root))
+    folder = cache_dir()
+    try:
+        data = path.read_bytes() if folder is not None else None
+    except OSError:
+        data = None   # phraseology_from names the problem
+    if folder is None or data is None:
+        return phraseology_from(root, path, languages)
+    here = Path(__file__).resolve().parent
+    store = FileCache(folder / "phraseology", code_version([here / "phraseology.py", here / "load.py", here / "schema.py"],
+                                                           sys.version))
+    key = FileCache.key(data, *languages)
+    found = store.get(key)
+    if isinstance(found, Phraseology):
+        return found
+    result = phraseology_from(root, path, languages)
+    store.put(key, result)
+    return result
 
 
 __all__ = ["PHRASEOLOGY_FILE", "FAMILIES", "HALF_LIFE", "GRAMMARS", "Grammar", "Occurrence", "Patterns", "patterns",
-           "OPEN_SLOTS", "Variant", "Frame", "Corpus", "Verdict", "Phraseology", "retired", "weight", "phraseology_from", "project_languages",
+           "OPEN_SLOTS", "reminders", "fold", "Variant", "Frame", "Corpus", "Verdict", "Phraseology", "retired", "weight", "phraseology_from", "project_languages",
            "load_phraseology"]

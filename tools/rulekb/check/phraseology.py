@@ -8,7 +8,10 @@ mined by ``rulekb phrases mine``).
   Hand"; "welche du kontrollierst" for "die du kontrollierst");
 - `phraseology.retired`: a translation writes a phrase official texts used once and no longer
   print ("en jeu", "jouez un sort", "Zauberspruch spielen"), with what they write today where
-  the frame says it.
+  the frame says it;
+- `phraseology.reminder`: the English quotes a keyword's reminder text as cards print it
+  ("You may cast this card from your graveyard by discarding a land card in addition to paying
+  its other costs.") and the translation does not quote the official translation of it.
 
 Each finding quotes the official form and how often official texts use it. The verdict is the
 data's (`Phraseology.verdict`); this module finds the phrases in the canonical translations
@@ -20,7 +23,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..models import Severity
-from ..phraseology import OPEN_SLOTS, RETIRED_YEARS, Occurrence, Variant, Verdict, patterns
+from ..phraseology import OPEN_SLOTS, RETIRED_YEARS, Frame, Occurrence, Variant, Verdict, fold, patterns
 from .base import Check, Context, Issue, Shared, Text, quote
 
 # the phrases of every translation with their verdicts (`_verdicts`), shared by both checks
@@ -118,9 +121,52 @@ def retired(ctx: Context) -> Iterator[Issue]:
             yield Issue.at(t, message, suggestion)
 
 
+def _reminder_frames(ctx: Context, lang: str) -> tuple[Frame, ...]:
+    key = ("phraseology", "reminders", lang)
+    found = ctx.cache.get(key)
+    if found is None:
+        found = ctx.cache[key] = tuple(f for f in ctx.phraseology.frames if f.lang == lang and f.family == "reminder")
+    return found  # type: ignore[return-value]
+
+
+def reminder(ctx: Context) -> Iterator[Issue]:
+    for lang in ctx.targets:
+        frames = _reminder_frames(ctx, lang)
+        if not frames:
+            continue
+        for t in ctx.texts([lang]):
+            english = t.english
+            if english is None:
+                continue
+            en = fold(english.text)
+            own = None
+            for frame in frames:
+                if frame.frame not in en:
+                    continue
+                own = fold(t.text) if own is None else own
+                # what cards print today: the variants printed in the last years (all, if none is)
+                current = [v for v in frame.variants if v.recent > 0] or list(frame.variants)
+                if any(v.filler in own for v in current):
+                    continue
+                name = ctx.language_name(lang)
+                usual = current[0]
+                old = next((v for v in frame.variants if v.filler in own), None)
+                start = en.index(frame.frame)
+                quoted = english.text[start:start + len(frame.frame)] if fold(english.text[start:start + len(frame.frame)]) == frame.frame else frame.frame
+                how = (f"this text has the wording of older cards ('{old.phrase}', {_times(old.texts)}, last printed "
+                       f"{_year(old)})" if old else "this text words it otherwise")
+                yield Issue.at(t, f"{t.label}: the English quotes a keyword's reminder text as cards print it "
+                                  f"(“{quote(quoted, 0, 60, 0)}”); official {name} cards print it as '{usual.phrase}' "
+                                  f"({_times(usual.texts)}, last printed {_year(usual)}); {how}",
+                               f"quote the official {name} reminder text where the text quotes it "
+                               f"(translations/phraseology.yaml line {frame.line})")
+
+
 CHECKS = (
     Check("phraseology.unofficial", "a phrasing official card texts never use where they consistently use another",
           Severity.WARNING, unofficial, cost=1, needs=(PHRASES,)),
     Check("phraseology.retired", "a phrasing official card texts no longer print", Severity.WARNING, retired,
           cost=1, needs=(PHRASES,)),
+    Check("phraseology.reminder", "a keyword's reminder text quoted otherwise than official cards print it",
+          Severity.WARNING, reminder, cost=5),
 )

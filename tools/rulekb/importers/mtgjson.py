@@ -67,6 +67,7 @@ class CardIn:
     oracle_id: str
     keywords: frozenset[str]
     rulings: tuple[tuple[str, str], ...]               # (date, English text)
+    english: str | None = None                         # the English (Oracle) text, faces joined as the printed ones
 
 
 @dataclass(frozen=True)
@@ -188,8 +189,11 @@ def read_set(data: bytes, path: str, languages: dict[str, str]) -> SetFile:
         keywords: set[str] = set()
         rulings: list[tuple[str, str]] = []
         foreign: dict[str, tuple[str, list[str]]] = {}
+        english: list[str] = []
         for _side, card in found:
             keywords |= {k for k in card.get("keywords") or [] if isinstance(k, str)}
+            if isinstance(card.get("text"), str) and card["text"].strip() and card["text"].strip() not in english:
+                english.append(card["text"].strip())
             for ruling in card.get("rulings") or []:
                 item = (ruling["date"], ruling["text"].strip())
                 if item[1] and item not in rulings:
@@ -204,7 +208,8 @@ def read_set(data: bytes, path: str, languages: dict[str, str]) -> SetFile:
                     texts.append(text.strip())
         cards.append(CardIn(set_code, number, first["name"],
                             tuple((lang, name, "\n//\n".join(texts) or None) for lang, (name, texts) in sorted(foreign.items())),
-                            first["identifiers"]["scryfallOracleId"], frozenset(keywords), tuple(rulings)))
+                            first["identifiers"]["scryfallOracleId"], frozenset(keywords), tuple(rulings),
+                            "\n//\n".join(english) or None))
     return SetFile(code, str(body.get("name") or code), str(meta.get("version") or ""), str(meta.get("date") or ""),
                    release, Path(path).name, tuple(cards), tuple(skipped))
 

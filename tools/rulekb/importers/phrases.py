@@ -24,10 +24,11 @@ from ..diagnostics import DataError, Problem
 from ..files import write_atomic
 from ..models import SOURCE_LANGUAGE
 from ..phraseology import (HALF_LIFE, PHRASEOLOGY_FILE, RETIRED_YEARS, Corpus, Frame, Phraseology, Variant,
-                           patterns, phraseology_from, project_languages, weight)
+                           fold, patterns, phraseology_from, project_languages, reminders, weight)
 from .mtgjson import read_bytes, read_set, set_files
 
 MIN_TEXTS = 3   # a frame used in fewer distinct official texts is left out of the file (it decides nothing)
+REMINDER_MIN_TEXTS = 5   # the same for a keyword's reminder text (long lines: only the keywords printed often)
 
 
 @dataclass
@@ -66,12 +67,14 @@ def _years_before(date: str, years: int) -> str:
     return f"{int(date[:4]) - years:04d}{date[4:]}"
 
 
-def mine(paths: list[Path], languages: dict[str, str], min_texts: int = MIN_TEXTS) -> tuple[Phraseology, int, tuple[str, ...]]:
+def mine(paths: list[Path], languages: dict[str, str], min_texts: int = MIN_TEXTS,
+         min_reminder_texts: int = REMINDER_MIN_TEXTS) -> tuple[Phraseology, int, tuple[str, ...]]:
     """The phraseology of the set files `paths` (files or folders) for `languages` (English
-    name -> code, e.g. {"German": "de"}), frames of at least `min_texts` texts: (the data, how
-    many set files were read, what was left out)."""
+    name -> code, e.g. {"German": "de"}), frames of at least `min_texts` texts (reminder texts:
+    `min_reminder_texts`): (the data, how many set files were read, what was left out)."""
     files = set_files(paths)
-    dated: dict[str, dict[str, list[str]]] = {code: {} for code in languages.values()}  # text -> [first, last]
+    # text -> [first printing, last printing, the card's English text]
+    dated: dict[str, dict[str, list]] = {code: {} for code in languages.values()}
     skipped: list[str] = []
     problems: list[Problem] = []
     for file in files:
@@ -89,7 +92,7 @@ def mine(paths: list[Path], languages: dict[str, str], min_texts: int = MIN_TEXT
                     continue
                 span = dated[lang].get(text)
                 if span is None:
-                    dated[lang][text] = [found.release, found.release]
+                    dated[lang][text] = [found.release, found.release, card.english]
                 else:
                     span[0] = min(span[0], found.release)
                     span[1] = max(span[1], found.release)
@@ -102,15 +105,16 @@ def mine(paths: list[Path], languages: dict[str, str], min_texts: int = MIN_TEXT
         compiled = patterns(lang)
         if not texts or compiled is None:
             continue
-        newest = max(last for _first, last in texts.values())
+        newest = max(last for _first, last, _english in texts.values())
         recent_from = _years_before(newest, RETIRED_YEARS)
         corpus.append(Corpus(lang, len(texts), newest, len(files) - len(skipped)))
         tallies: dict[tuple[str, str], dict[str, _Tally]] = {}
         for text in sorted(texts):
-            first, last = texts[text]
+            first, last, english = texts[text]
             w = weight(last, newest)
             seen: set[tuple[str, str, str]] = set()
-            for occ in compiled.find(text):
+            found_reminders = [occ for _en, occ in reminders(english, text)] if english else []
+            for occ in [*compiled.find(text), *found_reminders]:
                 tally = tallies.setdefault((occ.family, occ.frame), {}).setdefault(occ.filler, _Tally())
                 tally.phrases[occ.phrase(text)] += 1
                 if (occ.family, occ.frame, occ.filler) in seen:
@@ -122,7 +126,7 @@ def mine(paths: list[Path], languages: dict[str, str], min_texts: int = MIN_TEXT
                 tally.first = min(tally.first, first)
                 tally.last = max(tally.last, last)
         for (family, frame), fillers in sorted(tallies.items()):
-            if sum(t.texts for t in fillers.values()) < min_texts:
+            if sum(t.texts for t in fillers.values()) < (min_reminder_texts if family == "reminder" else min_texts):
                 continue
             variants = tuple(sorted(
                 (Variant(filler, min(t.phrases.items(), key=lambda kv: (-kv[1], kv[0]))[0], t.texts, t.recent,
@@ -144,11 +148,14 @@ _HEADER = f"""\
 #
 # A frame is a phrase with one slot: family `zone`, a preposition before a determiner and a zone
 # (frame "deinem friedhof", fillers "aus", "in", …; "∅" where no determiner stands: "en exil");
-# family `verb`, a verb and the noun it takes (frame "manakosten", fillers "bezahlen", …).
+# family `verb`, a verb and the noun it takes (frame "manakosten", fillers "bezahlen", …);
+# family `relative`, a relative pronoun and its clause's subject and verb (frame "du kontrollierst");
+# family `reminder`, a keyword's reminder text (frame: the English, fillers: the printed ones).
 # Per filler: `texts` distinct official texts with it, `recent` those printed in the last
 # {RETIRED_YEARS} years before the newest set, `weight` the texts weighted by how recent their newest
 # printing is (half of it per `half_life` years), `first`/`last` its oldest and newest printing,
-# `phrase` the form printed most often. Frames with fewer than {MIN_TEXTS} texts are left out.
+# `phrase` the form printed most often (the filler is left out where it is the phrase itself). Frames with fewer than {MIN_TEXTS} texts ({REMINDER_MIN_TEXTS} for
+# reminder texts) are left out.
 """
 
 
@@ -162,7 +169,8 @@ def phraseology_yaml(data: Phraseology) -> str:
     for f in sorted(data.frames, key=lambda f: (f.lang, f.family, f.frame)):
         out += [f"  - lang: {f.lang}", f"    family: {f.family}", f"    frame: {_q(f.frame)}", "    variants:"]
         for v in f.variants:
-            out.append(f"      - {{filler: {_q(v.filler)}, phrase: {_q(v.phrase)}, texts: {v.texts}, recent: {v.recent}, "
+            filler = f"filler: {_q(v.filler)}, " if v.filler != fold(v.phrase) else ""
+            out.append(f"      - {{{filler}phrase: {_q(v.phrase)}, texts: {v.texts}, recent: {v.recent}, "
                        f"weight: {v.weight}, first: {_q(v.first)}, last: {_q(v.last)}}}")
     return "\n".join(out) + "\n"
 
