@@ -43,6 +43,8 @@ UNOFFICIAL = [
     ("fr", "Mettez-la au-dessus de sa bibliothèque.", None),             # on top of: a meaning of its own
     ("fr", "Vous pouvez lancer des sorts depuis votre bibliothèque.", None),  # printed in recent cards: official
     ("fr", "Mettez-la dans la pile.", "'sur la pile'"),
+    ("fr", "Exilez-la dans l'exil.", "'vers l'exil'"),
+    ("fr", "Elle arrive dans le champ de bataille.", "'sur le champ de bataille'"),
     ("fr", "Les créatures dont vous contrôlez gagnent +1/+1.", "'que vous contrôlez'"),
     ("fr", "Les créatures que vous contrôlez gagnent +1/+1.", None),
     ("fr", "Détruisez le sort ciblé.", "'lancez un sort'"),
@@ -62,7 +64,8 @@ def test_unofficial(lang, text, official):
         assert re.search(r"\(\d+×\)", found[0].message)          # how often official cards write it
         assert "translations/phraseology.yaml line " in found[0].suggestion
         # a preposition of the same meaning is the fix; a verb depends on the meaning: no fix prescribed
-        zone = any(z in official for z in ("Friedhof", "Hand", "Bibliothek", "cimetière", "main", "pile", "bibliothèque",
+        zone = any(z in official for z in ("Friedhof", "Hand", "Bibliothek", "cimetière", "main", "pile", "bibliothèque", "exil",
+                                           "champ de bataille",
                                            "du kontrollierst", "vous contrôlez"))
         assert (official in found[0].suggestion) is zone
 

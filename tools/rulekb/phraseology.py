@@ -157,7 +157,7 @@ GRAMMARS: Mapping[str, Grammar] = MappingProxyType({
         verb_after_object=False,
         # where and where to ("de" is also the genitive's "of": it competes with no other preposition;
         # "au-dessus de" is on top of: a meaning of its own)
-        classes=(("dans", "sur", "en", "à"),),
+        classes=(("dans", "sur", "en", "à", "vers"),),
         relatives=("que", "qu'", "dont", "lequel", "laquelle", "lesquels", "lesquelles"),
         subjects=("vous", "il", "elle", "ils", "elles", "un adversaire", "un joueur", "ce joueur", "votre adversaire",
                   "son propriétaire", "son contrôleur", "chaque joueur"),

@@ -27,7 +27,7 @@ from ..phraseology import OPEN_SLOTS, RETIRED_YEARS, Frame, Occurrence, Variant,
 from .base import Check, Context, Issue, Shared, Text, quote
 
 # the phrases of every translation with their verdicts (`_verdicts`), shared by both checks
-PHRASES = Shared("the official phrasings' verdicts on every translation (phraseology._verdicts)", 30)
+PHRASES = Shared("the official phrasings' verdicts on every translation (phraseology._verdicts)", 5)
 
 
 def _verdicts(ctx: Context) -> list[tuple[Text, tuple[tuple[Occurrence, Verdict, int], ...]]]:
@@ -168,5 +168,5 @@ CHECKS = (
     Check("phraseology.retired", "a phrasing official card texts no longer print", Severity.WARNING, retired,
           cost=1, needs=(PHRASES,)),
     Check("phraseology.reminder", "a keyword's reminder text quoted otherwise than official cards print it",
-          Severity.WARNING, reminder, cost=5),
+          Severity.WARNING, reminder, cost=1),
 )
