@@ -75,7 +75,7 @@ def test_the_message_quotes_the_official_count_from_the_data():
     usual = data.frame("de", "zone", "deinem friedhof").variant("aus")
     old = data.frame("de", "zone", "deinem friedhof").variant("von")
     [issue] = issues("phraseology.unofficial", "de", "Du kannst diese Karte von deinem Friedhof wirken.")
-    assert f"official German cards write 'aus deinem Friedhof' ({usual.texts}×)" in issue.message
+    assert f"official cards in German write 'aus deinem Friedhof' ({usual.texts}×)" in issue.message
     expected = f"only {old.texts}× (last printed {old.last[:4]})" if old else "never 'von deinem Friedhof'"
     assert expected in issue.message
 

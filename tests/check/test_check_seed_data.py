@@ -123,4 +123,4 @@ def test_little_noise(result):
 ])
 def test_phrasings_official_cards_do_not_use(result, entry, lang, written, official):
     hits = [f for f in find(result, "phraseology.unofficial", entry, lang) if f"writes '{written}'" in f.message]
-    assert len(hits) == 1 and f"official {'German' if lang == 'de' else 'French'} cards write '{official}' (" in hits[0].message
+    assert len(hits) == 1 and f"official cards in {'German' if lang == 'de' else 'French'} write '{official}' (" in hits[0].message

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..models import Severity
+from ..models import M_, Message, Severity
 from ..phraseology import OPEN_SLOTS, RETIRED_YEARS, Frame, Occurrence, Variant, Verdict, fold, patterns
 from .base import Check, Context, Issue, Shared, Text, quote
 
@@ -72,28 +72,33 @@ def _usual(verdict: Verdict) -> str:
     return ", ".join(f"'{v.phrase}' ({_times(v.texts)})" for v in (verdict.usual, *verdict.also))
 
 
+def _times_in_text(n: int) -> Message | str:
+    return M_(" ({n} times)", n=n) if n > 1 else ""
+
+
 def unofficial(ctx: Context) -> Iterator[Issue]:
     for t, items in _verdicts(ctx):
         for occ, verdict, n in items:
             if verdict.kind != "unofficial":
                 continue
-            name = ctx.language_name(t.lang)
+            lang = ctx.lang(t.lang)
             written = occ.phrase(t.text)
-            times = f" ({n} times)" if n > 1 else ""
-            usual = _usual(verdict)
             if verdict.found is None:
-                how = f"never '{written}'"
+                how = M_("never '{written}'", written=written)
             else:
-                how = (f"and '{verdict.found.phrase}' only {_times(verdict.found.texts)} "
-                       f"(last printed {_year(verdict.found)})")
+                how = M_("and '{found}' only {count} (last printed {year})", found=verdict.found.phrase,
+                         count=_times(verdict.found.texts), year=_year(verdict.found))
             if verdict.frame.family not in OPEN_SLOTS:   # words of one meaning: the official one is the fix
-                suggestion = (f"write it as official {name} cards do: '{verdict.usual.phrase}' "
-                              f"(translations/phraseology.yaml line {verdict.frame.line})")
+                fix = M_("write it as official cards in {lang} do: '{usual}' (translations/phraseology.yaml line {line})",
+                         lang=lang, usual=verdict.usual.phrase, line=verdict.frame.line)
             else:   # the verb depends on what the text means: say which verbs are official, prescribe none
-                suggestion = (f"check the meaning and use a verb official {name} cards use with this noun "
-                              f"(translations/phraseology.yaml line {verdict.frame.line} lists them with their counts)")
-            yield Issue.at(t, f"{t.label} writes '{written}'{times} (“{quote(t.text, occ.start, occ.end)}”): "
-                              f"official {name} cards write {usual}, {how}", suggestion)
+                fix = M_("check the meaning and use a verb that official cards in {lang} use with this noun "
+                         "(translations/phraseology.yaml line {line} lists them with their counts)",
+                         lang=lang, line=verdict.frame.line)
+            yield Issue.at(t, M_("{label} writes '{written}'{times} (“{context}”): official cards in {lang} write "
+                                 "{usual}, {how}", label=t.label, written=written, times=_times_in_text(n),
+                                 context=quote(t.text, occ.start, occ.end), lang=lang, usual=_usual(verdict), how=how),
+                           fix, span=(occ.start, occ.end))
 
 
 def retired(ctx: Context) -> Iterator[Issue]:
@@ -101,24 +106,30 @@ def retired(ctx: Context) -> Iterator[Issue]:
         for occ, verdict, n in items:
             if verdict.kind != "retired" or verdict.found is None:
                 continue
-            name = ctx.language_name(t.lang)
-            written = occ.phrase(t.text)
+            lang = ctx.lang(t.lang)
             old = verdict.found
-            times = f" ({n} times)" if n > 1 else ""
             corpus = ctx.phraseology.corpus_of(t.lang)
             since = int(corpus.newest[:4]) - RETIRED_YEARS if corpus else 0
-            message = (f"{t.label} writes '{written}'{times} (“{quote(t.text, occ.start, occ.end)}”): official {name} "
-                       f"cards wrote '{old.phrase}' in {old.texts} texts, only {old.recent} of them printed since {since}")
+            today: Message | str = ""
             if verdict.usual is not old:
-                message += f"; today they write {_usual(verdict)}"
-                suggestion = (f"write it as today's official {name} cards do: '{verdict.usual.phrase}' "
-                              f"(translations/phraseology.yaml line {verdict.frame.line})")
+                today = M_("; today they write {usual}", usual=_usual(verdict))
                 if verdict.frame.family in OPEN_SLOTS:
-                    suggestion = "check the meaning; where it is the same, " + suggestion
+                    fix = M_("check the meaning; where it is the same, write it as today's official cards in {lang} "
+                             "do: '{usual}' (translations/phraseology.yaml line {line})",
+                             lang=lang, usual=verdict.usual.phrase, line=verdict.frame.line)
+                else:
+                    fix = M_("write it as today's official cards in {lang} do: '{usual}' "
+                             "(translations/phraseology.yaml line {line})",
+                             lang=lang, usual=verdict.usual.phrase, line=verdict.frame.line)
             else:
-                suggestion = (f"reword it as today's official {name} cards word it; the phrase is retired "
-                              f"(translations/phraseology.yaml line {verdict.frame.line})")
-            yield Issue.at(t, message, suggestion)
+                fix = M_("reword it as today's official cards in {lang} word it; the phrase is retired "
+                         "(translations/phraseology.yaml line {line})", lang=lang, line=verdict.frame.line)
+            yield Issue.at(t, M_("{label} writes '{written}'{times} (“{context}”): official cards in {lang} wrote "
+                                 "'{old}' in {texts} texts, only {recent} of them printed since {since}{today}",
+                                 label=t.label, written=occ.phrase(t.text), times=_times_in_text(n),
+                                 context=quote(t.text, occ.start, occ.end), lang=lang, old=old.phrase, texts=old.texts,
+                                 recent=old.recent, since=since, today=today),
+                           fix, span=(occ.start, occ.end))
 
 
 def _reminder_frames(ctx: Context, lang: str) -> tuple[Frame, ...]:
@@ -130,11 +141,11 @@ def _reminder_frames(ctx: Context, lang: str) -> tuple[Frame, ...]:
 
 
 def reminder(ctx: Context) -> Iterator[Issue]:
-    for lang in ctx.targets:
-        frames = _reminder_frames(ctx, lang)
+    for code in ctx.targets:
+        frames = _reminder_frames(ctx, code)
         if not frames:
             continue
-        for t in ctx.texts([lang]):
+        for t in ctx.texts([code]):
             english = t.english
             if english is None:
                 continue
@@ -148,18 +159,21 @@ def reminder(ctx: Context) -> Iterator[Issue]:
                 current = [v for v in frame.variants if v.recent > 0] or list(frame.variants)
                 if any(v.filler in own for v in current):
                     continue
-                name = ctx.language_name(lang)
+                lang = ctx.lang(code)
                 usual = current[0]
                 old = next((v for v in frame.variants if v.filler in own), None)
-                start = en.index(frame.frame)
-                quoted = english.text[start:start + len(frame.frame)] if fold(english.text[start:start + len(frame.frame)]) == frame.frame else frame.frame
-                how = (f"this text has the wording of older cards ('{old.phrase}', {_times(old.texts)}, last printed "
-                       f"{_year(old)})" if old else "this text words it otherwise")
-                yield Issue.at(t, f"{t.label}: the English quotes a keyword's reminder text as cards print it "
-                                  f"(“{quote(quoted, 0, 60, 0)}”); official {name} cards print it as '{usual.phrase}' "
-                                  f"({_times(usual.texts)}, last printed {_year(usual)}); {how}",
-                               f"quote the official {name} reminder text where the text quotes it "
-                               f"(translations/phraseology.yaml line {frame.line})")
+                at = english.text.casefold().find(frame.frame)
+                quoted = english.text[at:at + len(frame.frame)] if at >= 0 else frame.frame
+                how = (M_("this text has the wording of older cards ('{old}', {count}, last printed {year})",
+                          old=old.phrase, count=_times(old.texts), year=_year(old)) if old
+                       else M_("this text words it otherwise"))
+                yield Issue.at(t, M_("{label}: the English quotes a keyword's reminder text as cards print it "
+                                     "(“{english}”); official cards in {lang} print it as '{usual}' ({count}, last "
+                                     "printed {year}); {how}", label=t.label, english=quote(quoted, 0, 60, 0),
+                                     lang=lang, usual=usual.phrase, count=_times(usual.texts), year=_year(usual),
+                                     how=how),
+                               M_("quote the official reminder text in {lang} where the text quotes it "
+                                  "(translations/phraseology.yaml line {line})", lang=lang, line=frame.line))
 
 
 CHECKS = (
