@@ -146,6 +146,14 @@ def full(tmp_path_factory, shared):
     return root, before, load_knowledge_base(root), result
 
 
+ARCHIVE = SHARED / "data" / "comprehensive-rules" / "archive"
+
+
+def archive_names() -> list[str]:
+    """The file names of the archive of every official release (2003-03-15.txt …), [] without it."""
+    return sorted(p.name for p in ARCHIVE.glob("*.txt")) if ARCHIVE.is_dir() else []
+
+
 def archive_file(shared: Path, date: str) -> Path:
     """A release of the archive of every official release (../shared/data/comprehensive-rules/archive/)."""
     return shared / "data" / "comprehensive-rules" / "archive" / f"{date}.txt"

@@ -1,0 +1,144 @@
+"""The project's own data, complete (the `complete` fixture: the committed rules/, every release of
+../shared/data/comprehensive-rules/archive/ imported): each release file's numbered lines and
+glossary are in the knowledge base for that release, read independently of the importer; a number
+history across the 2009 renumbering; what `rulekb show 502.16` and `rulekb changes 2026-01-16` say.
+
+These are the only tests that read the complete data; the tests of the code run on the seed
+project (conftest.data_copy)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import ARCHIVE, archive_names, official_lines
+from rulekb.changes import compare_releases
+from rulekb.commands import main
+from rulekb.models import SOURCE_LANGUAGE, Unit, subrule_number
+
+# a numbered line as a reader sees it: a section "702. Keyword Abilities", a rule "100.1. …",
+# "400.2 Public …" (2009, no dot), "702. 37a …" (a stray space), "901.4.All …" (no space), a subrule "702.81a …"
+NUMBER_LINE = re.compile(r"^([1-9][0-9]{2})\.(?: ?([1-9][0-9]{0,2})([a-z]?)\.?(?: +|(?<=\.)(?=[A-Z“\"]))| +(?=[A-Z]))(\S.*)$")
+
+
+def folded(text: str) -> str:
+    """`text` with every character outside ASCII as "?": the 8-bit code page of an old file (cp1252,
+    Mac OS Roman, DOS 437) is the importer's to find; here a byte is a character whatever it reads as."""
+    return re.sub(r"[^\x00-\x7f]", "?", text)
+
+
+def file_lines(path: Path) -> list[str]:
+    """The lines of a release file, whatever its encoding and line ends (read here, not by rulekb),
+    folded (see `folded`)."""
+    data = path.read_bytes()
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        text = data.decode("utf-16")
+    else:
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            text = data.decode("cp1252")
+    return [folded(line.strip()) for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+
+
+def english(unit: Unit | None, release: str) -> list[str]:
+    """The English texts of a unit in a release (two where the release gave a number twice)."""
+    if unit is None:
+        return []
+    return [folded(v.text) for v in unit.variants.get(SOURCE_LANGUAGE, ()) if release in v.releases]
+
+
+def units_by_number(kb, release: str) -> dict[str, list[Unit]]:
+    """Every number of a release -> the units that had it there (a rule's title and text, or a
+    subrule; two where the release printed a number twice, as 605.2c in 2005-08-01)."""
+    out: dict[str, list[Unit]] = {}
+    for rule in kb.rules:
+        found = rule.number_in(release)
+        if found is None or release not in rule.releases:
+            continue
+        out.setdefault(found[0], []).extend(u for u in (rule.title, rule.text) if u is not None)
+        for sub in rule.subrules + rule.former_subrules:
+            if release in sub.letters:
+                out.setdefault(subrule_number(found[0], sub.letters[release]), []).append(sub.unit)
+    return out
+
+
+@pytest.fixture(scope="module")
+def kb(complete):
+    _, kb = complete
+    return kb
+
+
+def test_every_archive_release_is_imported(kb, shared):
+    assert sorted(r.date for r in kb.releases) == sorted({r.date for r in kb.releases})
+    assert len(kb.releases) == len(archive_names()) == 110
+    assert sorted(Path(r.file).name for r in kb.releases) == archive_names()
+
+
+@pytest.mark.parametrize("name", archive_names())
+def test_every_numbered_line_of_a_release_is_in_the_knowledge_base_for_that_release(kb, shared, name):
+    """Each section, rule and subrule line of the file is the unit of that number in that release
+    (its English there starts with the line's text), or a line of the text of another unit of that
+    release (a reference at the start of a wrapped line); every glossary line is a term or a line of
+    a definition of that release."""
+    release = next(r for r in kb.releases if Path(r.file).name == name)
+    date = release.date
+    lines = file_lines(ARCHIVE / name)
+    first = next(i for i, line in enumerate(lines) if re.match(r"^100\.1\.? ", line))
+    start = max(i for i in range(first) if lines[i].startswith("100. "))
+    glossary = next(i for i in range(start, len(lines)) if lines[i] == "Glossary")
+    numbers = units_by_number(kb, date)
+    texts = [t for rule in kb.rules for u in rule.units for t in english(u, date)]
+    lines_of_texts = {line for t in texts for line in t.split("\n")}
+    missing = []
+    for i in range(start, glossary):
+        m = NUMBER_LINE.match(lines[i])
+        if m is None:
+            continue
+        section, rule, letter, rest = m.groups()
+        number = f"{section}.{rule}{letter}" if rule else section
+        if any(t.startswith(rest) for u in numbers.get(number, ()) for t in english(u, date)):
+            continue
+        if lines[i] in lines_of_texts:   # read as a line of the text above it
+            continue
+        missing.append(f"{name}:{i + 1}: {lines[i][:60]}")
+    assert not missing, missing[:10]
+    terms = {t for g in kb.glossary for t in english(g.term, date)}
+    definitions = {line for g in kb.glossary for t in english(g.definition, date) for line in t.split("\n")}
+    credits = next((i for i in range(glossary, len(lines)) if lines[i] == "Credits"), len(lines))
+    dropped = [f"{name}:{i + 1}: {lines[i][:60]}" for i in range(glossary + 1, credits)
+               if lines[i] and lines[i] not in terms and lines[i] not in definitions]
+    assert not dropped, dropped[:10]
+
+
+def test_show_502_16_finds_buyback_with_its_whole_number_history(complete, capsys):
+    """Buyback was 502.16 until the 2009 renumbering, then 702.24 … 702.27: `rulekb show 502.16`
+    finds it and prints every number it had, each with the releases it had it in."""
+    root, kb = complete
+    buyback = kb.rule("buyback")
+    by_release = {rel: e.number for e in buyback.history for rel in e.releases}
+    assert by_release["2009-05-01"] == "502.16" and by_release["2009-07-11"] == "702.24"
+    assert set(by_release) == {r.date for r in kb.releases}   # in every release since 2003
+    assert main(["--root", str(root), "show", "502.16"]) == 0
+    out = capsys.readouterr().out
+    assert "Buyback" in out
+    for number in sorted(set(by_release.values())):
+        assert number in out, number
+
+
+def test_changes_of_2026_01_16_agree_with_a_line_diff_of_the_two_files(kb, shared):
+    """On the complete data, 2026-01-16 against the release before it (2025-11-14): every text the
+    line diff of the two files shows as changed, and only those; the glossary's too."""
+    from test_changes import line_diff, sides
+    found = compare_releases(kb, "2026-01-16")
+    assert found.old == "2025-11-14"
+    assert sides(found) == line_diff(ARCHIVE / "2025-11-14.txt", ARCHIVE / "2026-01-16.txt")
+    assert [c.new_number for c in found.reworded] == ["115.7e", "205.3m", "207.2c", "601.2a", "702.124a", "702.124i"]
+    assert found.typography == ()
+    _, old_terms = official_lines(ARCHIVE / "2025-11-14.txt")
+    _, new_terms = official_lines(ARCHIVE / "2026-01-16.txt")
+    assert {g.before for g in found.glossary if g.before} == set(old_terms) - set(new_terms)
+    assert {g.after for g in found.glossary if g.after} == set(new_terms) - set(old_terms)
+
