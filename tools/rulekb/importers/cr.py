@@ -755,6 +755,16 @@ def rule_states(kb: KnowledgeBase, tree: Tree) -> dict[str, RuleState]:
             for rule in kb.rules}
 
 
+def shared_path(root: Path, file: Path) -> str:
+    """A release file as rules/sources.yaml names a source's file: relative to the reference material
+    beside the project (../shared: data/comprehensive-rules/archive/2026-01-16.txt) when it lies there,
+    so that a reader and the tests find it; else its name."""
+    try:
+        return file.resolve().relative_to((root.parent / "shared").resolve()).as_posix()
+    except ValueError:
+        return file.name
+
+
 def _register_source(tree: Tree, root: Path, date: str, file: str, text: str | None) -> str | None:
     entry = {"title": f"Magic Comprehensive Rules, effective {date}", "kind": SOURCE_KIND, "file": file, "date": date}
     return register_source(tree, root, source_id(date), entry, text)
@@ -836,11 +846,12 @@ def _import(root: Path, paths: Sequence[Path], effective: str | None, into: Path
     states = rule_states(kb, tree)
     imported = {r.date for r in kb.releases}
     for date, file, release in releases:
-        sources_text = _register_source(tree, target, date, file.name, sources_text) or sources_text
+        where = shared_path(root, file)
+        sources_text = _register_source(tree, target, date, where, sources_text) or sources_text
         merge = Merge(tree, date, release, states, imported)
         matched, new, renumbered = merge.rules()
         merge.glossary()
-        merge.manifest(file.name)
+        merge.manifest(where)
         imported.add(date)
         reports.append(ImportReport(date, source_id(date), str(file), release.encoding, release.line_endings,
                                     len(release.sections), len(release.rules),
