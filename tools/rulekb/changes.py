@@ -22,9 +22,9 @@ import enum
 from dataclasses import dataclass
 
 from .diagnostics import did_you_mean
-from .models import SOURCE_LANGUAGE, GlossaryEntry, KnowledgeBase, Rule, Unit, normalise, subrule_number
+from .models import SOURCE_LANGUAGE, GlossaryEntry, KnowledgeBase, Rule, Unit, Variant, normalise, subrule_number
 from .refs import sort_key
-from .releases import english_at, imported
+from .releases import imported
 from .worddiff import word_diff
 
 
@@ -147,36 +147,81 @@ def previous(kb: KnowledgeBase, release: str) -> str | None:
     return max(older) if older else None
 
 
-def _in(unit: Unit, release: str) -> bool:
-    """Whether the imported `release` has a text of `unit` (a curated title such as Casting
-    Spells, which no release prints, has none)."""
-    return any(release in v.releases for v in unit.variants.get(SOURCE_LANGUAGE, ()))
+class Releases:
+    """Each imported release's texts, indexed once for any number of comparisons (`all_steps`
+    compares 109 pairs of releases): unit id -> (its number in the release, its rule, the unit,
+    its English there). Built in one pass over the rules, each rule over the
+    releases its texts are in (a rule of 2026 is not asked about 2003)."""
+
+    def __init__(self, kb: KnowledgeBase) -> None:
+        self.kb = kb
+        self.known = imported(kb)
+        self._english: dict[str, dict[str, Variant]] = {}   # unit id -> release -> its English there
+        self._units: dict[str, dict[str, tuple[str, Rule, Unit, str | None]]] = {release: {} for release in self.known}
+        self.continues: dict[str, str] = {}   # unit id -> the unit id of the text it continues
+        for rule in kb.rules:
+            self._index(rule)
+            for move in rule.moves:
+                self.continues[move.unit] = move.previous
+
+    def _english_of(self, unit: Unit) -> dict[str, Variant]:
+        found = self._english.get(unit.id)
+        if found is None:
+            found = {}
+            for variant in unit.variants.get(SOURCE_LANGUAGE, ()):
+                for release in variant.releases:
+                    found.setdefault(release, variant)   # the first variant that lists it (`english_at`)
+            self._english[unit.id] = found
+        return found
+
+    def _index(self, rule: Rule) -> None:
+        """The rule's units in every imported release its texts are in, as `units` gives them:
+        its title and text under the rule's number, each subrule under its own."""
+        heads = [u for u in (rule.title, rule.text) if u is not None]
+        current = rule.subrules
+        subs = current + rule.former_subrules
+        english = {u.id: self._english_of(u) for u in heads + [s.unit for s in subs]}
+        candidates = {release for found in english.values() for release in found}
+        for release in sorted(candidates):
+            units = self._units.get(release)
+            if units is None:     # a release not imported in full
+                continue
+            found = rule.number_in(release)
+            if found is None:
+                continue
+            base = found[0]
+            for unit in heads:
+                if release in english[unit.id]:
+                    units[unit.id] = (base, rule, unit, self.english(unit, release, rule.release))
+            for sub in subs:
+                letter = sub.letters.get(release)
+                if letter is None and release == rule.release and sub in current:
+                    letter = sub.letter
+                if letter is not None and release in english[sub.unit.id]:
+                    units[sub.unit.id] = (subrule_number(base, letter), rule, sub.unit,
+                                          self.english(sub.unit, release, rule.release))
+
+    def units(self, release: str) -> dict[str, tuple[str, Rule, Unit, str | None]]:
+        """Unit id -> (its number, its rule, the unit, its English) of every text of the
+        imported `release`, in the rules' order."""
+        return self._units[release]
+
+    def english(self, unit: Unit | None, release: str, rule_release: str | None = None) -> str | None:
+        """`releases.english_at(unit, release, rule_release)`, by the index."""
+        if unit is None:
+            return None
+        found = self._english_of(unit).get(release)
+        if found is None and release == rule_release:
+            variants = unit.variants.get(SOURCE_LANGUAGE, ())
+            found = variants[0] if variants else None
+        return found.text if found is not None else None
 
 
-def _units(rule: Rule, release: str) -> dict[str, tuple[str, Unit]]:
-    """Unit id -> (its number in `release`, the unit) of `rule` as it was in the imported
-    `release`: its title and text under the rule's number, each subrule under its own."""
-    found = rule.number_in(release)
-    if found is None:
-        return {}
-    base = found[0]
-    out: dict[str, tuple[str, Unit]] = {}
-    for unit in (rule.title, rule.text):
-        if unit is not None and _in(unit, release):
-            out[unit.id] = (base, unit)
-    current = rule.subrules
-    for sub in current + rule.former_subrules:
-        letter = sub.letters.get(release)
-        if letter is None and release == rule.release and sub in current:
-            letter = sub.letter
-        if letter is not None and _in(sub.unit, release):
-            out[sub.unit.id] = (subrule_number(base, letter), sub.unit)
-    return out
-
-
-def compare_releases(kb: KnowledgeBase, new: str, old: str | None = None) -> ReleaseChanges:
+def compare_releases(kb: KnowledgeBase, new: str, old: str | None = None, *,
+                     releases: Releases | None = None) -> ReleaseChanges:
     """What changed from `old` (default: the imported release before `new`) to `new`. Raises
-    `UnknownRelease` when either is not imported in full, ValueError when `old` is not older."""
+    `UnknownRelease` when either is not imported in full, ValueError when `old` is not older.
+    `releases`: the index of the releases, when several comparisons share it (`all_steps`)."""
     known = imported(kb)
     if new not in known:
         raise UnknownRelease(new, known)
@@ -188,23 +233,17 @@ def compare_releases(kb: KnowledgeBase, new: str, old: str | None = None) -> Rel
         raise UnknownRelease(old, known, "older release")
     if old >= new:
         raise ValueError(f"--since {old} is not older than {new}")
-    olds: dict[str, tuple[str, Rule, Unit]] = {}
-    news: dict[str, tuple[str, Rule, Unit]] = {}
-    continues: dict[str, str] = {}   # unit id -> the unit id of the text it continues
-    for rule in kb.rules:
-        for uid, (number, unit) in _units(rule, old).items():
-            olds[uid] = (number, rule, unit)
-        for uid, (number, unit) in _units(rule, new).items():
-            news[uid] = (number, rule, unit)
-        for move in rule.moves:
-            continues[move.unit] = move.previous
+    index = releases if releases is not None else Releases(kb)
+    olds = index.units(old)
+    news = index.units(new)
+    continues = index.continues
     # a unit of the newer release the older one has not, and one of the older release the newer one
     # has not, both of the same rule under the same number: the same text (the import kept two
     # units where the releases between them broke the thread)
-    left = {(rule.id, number): uid for uid, (number, rule, _) in olds.items() if uid not in news}
-    changes: list[Change] = []
+    left = {(rule.id, number): uid for uid, (number, rule, _, _) in olds.items() if uid not in news}
+    changes: list[Change] = []   # only what changed: a text the same in both, under the same number, is left out
     paired: set[str] = set()
-    for uid, (number, rule, unit) in news.items():
+    for uid, (number, rule, unit, after) in news.items():
         previous_id = uid if uid in olds else continues.get(uid)
         moved = previous_id is not None and previous_id != uid
         if previous_id is None or previous_id not in olds or previous_id in news or previous_id in paired:
@@ -212,37 +251,51 @@ def compare_releases(kb: KnowledgeBase, new: str, old: str | None = None) -> Rel
             moved = False
         if previous_id is not None and previous_id not in paired and (previous_id == uid or previous_id not in news):
             paired.add(previous_id)
-            old_number, old_rule, old_unit = olds[previous_id]
-            before = english_at(old_unit, old, old_rule.release)
+            old_number, _, _, before = olds[previous_id]
         else:
             old_number, before = None, None
-        after = english_at(unit, new, rule.release)
-        changes.append(Change(rule, unit, old_number, number, before.text if before else None,
-                              after.text if after else None, moved))
-    for uid, (number, rule, unit) in olds.items():
+        if old_number == number and before == after and before is not None:
+            continue
+        changes.append(Change(rule, unit, old_number, number, before, after, moved))
+    for uid, (number, rule, unit, before) in olds.items():
         if uid not in news and uid not in paired:
-            before = english_at(unit, old, rule.release)
-            changes.append(Change(rule, unit, number, None, before.text if before else None, None))
-    changes.sort(key=lambda c: (sort_key(c.number), c.old_number is None, c.unit.id))
+            changes.append(Change(rule, unit, number, None, before, None))
+    keys: dict[str, tuple[int, int, str]] = {}
+
+    def key(number: str) -> tuple[int, int, str]:
+        found = keys.get(number)
+        if found is None:
+            found = keys[number] = sort_key(number)
+        return found
+
+    changes.sort(key=lambda c: (key(c.number), c.old_number is None, c.unit.id))
     glossary = []
     for entry in kb.glossary:
         sides = []
         for release in (old, new):
-            term, definition = english_at(entry.term, release), english_at(entry.definition, release)
-            sides.append((term.text, definition.text if definition else "") if term is not None else None)
+            term, definition = index.english(entry.term, release), index.english(entry.definition, release)
+            sides.append((term, definition or "") if term is not None else None)
         if sides[0] != sides[1]:
             glossary.append(GlossaryChange(entry, sides[0], sides[1]))
     glossary.sort(key=lambda g: (g.term.casefold(), g.entry.id))
-    old_numbers = {number for number, _, _ in olds.values()}
-    new_numbers = {number for number, _, _ in news.values()}
+    old_numbers = {entry[0] for entry in olds.values()}
+    new_numbers = {entry[0] for entry in news.values()}
     return ReleaseChanges(
         old, new,
         new_units=tuple(c for c in changes if c.old_number is None),
         removed=tuple(sorted((c for c in changes if c.new_number is None),
-                             key=lambda c: (sort_key(c.number), c.unit.id))),
+                             key=lambda c: (key(c.number), c.unit.id))),
         renumbered=tuple(c for c in changes if c.renumbered),
         reworded=tuple(c for c in changes if c.text is TextChange.REWORDED),
         typography=tuple(c for c in changes if c.text is TextChange.TYPOGRAPHY),
-        numbers_gone=tuple(sorted(old_numbers - new_numbers, key=sort_key)),
-        numbers_added=tuple(sorted(new_numbers - old_numbers, key=sort_key)),
+        numbers_gone=tuple(sorted(old_numbers - new_numbers, key=key)),
+        numbers_added=tuple(sorted(new_numbers - old_numbers, key=key)),
         glossary=tuple(glossary))
+
+
+def all_steps(kb: KnowledgeBase) -> tuple[ReleaseChanges, ...]:
+    """Each imported release but the oldest against the release before it, newest first; the
+    releases indexed once for all of them (`Releases`)."""
+    index = Releases(kb)
+    known = index.known
+    return tuple(compare_releases(kb, new, old, releases=index) for old, new in reversed(list(zip(known, known[1:]))))

@@ -11,12 +11,11 @@ from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
-from ..changes import Change, ReleaseChanges, compare_releases
-from ..releases import imported
+from ..changes import Change, ReleaseChanges, all_steps
 from ..models import KnowledgeBase
 from . import paths
 from .context import Lang
-from .versions import diff_html
+from .diffs import text_html
 
 FOLDER = "changes"
 INDEX = f"{FOLDER}/index.md"
@@ -28,9 +27,8 @@ def release_page(release: str) -> str:
 
 def all_changes(kb: KnowledgeBase) -> tuple[ReleaseChanges, ...]:
     """Each imported release but the oldest against the release before it, newest first
-    (computed once for every language)."""
-    releases = imported(kb)
-    return tuple(compare_releases(kb, new, old) for old, new in reversed(list(zip(releases, releases[1:]))))
+    (computed once for every language: `changes.all_steps`)."""
+    return all_steps(kb)
 
 
 @dataclass(frozen=True)
@@ -59,9 +57,9 @@ def _item(c: Lang, page: str, change: Change, diff: bool) -> Item:
     sub = next((s for s in rule.subrules if s.unit is change.unit), None)
     anchor = sub.number if sub is not None else rule.number
     if diff:
-        text = diff_html(change.before or "", change.after or "")
+        text = c.shared.diffs.html(change.before or "", change.after or "")
     else:   # the text itself, as the diffs show a text (escaped, its line breaks kept)
-        text = diff_html(change.after or change.before or "", change.after or change.before or "")
+        text = text_html(change.after or change.before or "")
     return Item(change.old_number, change.new_number, paths.href(page, paths.rule_page(rule.id), anchor),
                 c.titles.get(rule.id, ""), text)
 
