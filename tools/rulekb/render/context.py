@@ -16,6 +16,7 @@ from ..i18n import UI, N_
 from ..link import LinkedKB
 from ..models import SOURCE_LANGUAGE, KnowledgeBase, Rule, Ruling, Status, Unit, UnitKind
 from . import paths
+from .diffs import Diffs
 from .templating import Pages
 from .text import CardNames, Inline, Localised, Shown, State, Where, choose, link_index
 
@@ -98,6 +99,7 @@ class Shared:
     units: Mapping[str, Unit]
     parallel: frozenset[str] = frozenset()   # the ids of the rules with a parallel-view page
     inline: Inline = field(init=False)
+    diffs: Diffs = field(init=False, default_factory=Diffs)   # the word diffs of the English, made once for every language
     _chosen: dict = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:

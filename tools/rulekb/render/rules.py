@@ -20,7 +20,7 @@ from ..models import Rule, Ruling
 from . import paths
 from .context import Lang, UnitView
 from .text import State, Where
-from .versions import VersionsOfUnit, diff_html, versions_of
+from .versions import VersionsOfUnit, versions_of
 
 
 @dataclass(frozen=True)
@@ -169,7 +169,7 @@ def moves(c: Lang, rule: Rule, moved: tuple[Moved, ...], where: Where) -> tuple[
             diff = None
             old, new = (english_versions(u) for u in (m.previous, m.unit))
             if old and new and old[-1][1].text != new[0][1].text:
-                diff = diff_html(old[-1][1].text, new[0][1].text)
+                diff = c.shared.diffs.html(old[-1][1].text, new[0][1].text)
             out.append(MoveView(True, m.number, paths.href(where.page, paths.rule_page(m.previous_rule.id), "history"),
                                 m.previous_number, c.inline_title(m.previous_rule), m.until, diff))
         else:  # moved away

@@ -16,16 +16,16 @@ diffs in the terminal.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
-from ..worddiff import word_diff
 from ..releases import english_versions
 from ..models import SOURCE_LANGUAGE, Rule, Unit, Variant, normalise
 from .context import Lang
+from .diffs import diff_html
 
-_TAG = {"delete": "del", "insert": "ins"}
+__all__ = ["unit_versions", "comparisons", "typography_only", "diff_html", "versions_of", "Version", "Diff",
+           "VersionsOfUnit"]
 
 
 def unit_versions(unit: Unit) -> list[tuple[tuple[str, ...], Variant]]:
@@ -67,18 +67,6 @@ def typography_only(old: str, new: str) -> bool:
     """Whether two texts differ only in quotes, dashes, apostrophes or spaces (`models.normalise`,
     the form the translations' hashes are taken of)."""
     return normalise(old) == normalise(new)
-
-
-@lru_cache(maxsize=16384)
-def diff_html(old: str, new: str) -> Markup:
-    """The word-level diff as escaped HTML: deleted words in <del>, inserted ones in <ins>.
-    (Cached: every language's page shows the same English diff.)"""
-    out = []
-    for op, text in word_diff(old, new):
-        html = str(escape(text)).replace("\n", "<br>")
-        tag = _TAG.get(op)
-        out.append(f"<{tag}>{html}</{tag}>" if tag else html)
-    return Markup("".join(out))
 
 
 @dataclass(frozen=True)
@@ -135,7 +123,7 @@ def _of_unit(c: Lang, unit: Unit, versions: list[tuple[tuple[str, ...], Variant]
         wide = i in released and j in released and not step
         group = 1 if typography else (0 if step else 2)   # meaning, typography alone, the rest
         diffs.append((group, Diff(i + 1, j + 1, wide or typography,
-                                  diff_html(versions[i][1].text, versions[j][1].text), typography)))
+                                  c.shared.diffs.html(versions[i][1].text, versions[j][1].text), typography)))
     diffs.sort(key=lambda gd: gd[0])   # stable: each group in its order
     return VersionsOfUnit(unit.id.rsplit(".", 1)[1], c.unit_name(unit, short=True), listed,
                           tuple(d for _g, d in diffs))
