@@ -390,6 +390,19 @@ def test_a_build_with_nothing_changed_keeps_the_site_folder_as_it_is(tmp_path):
     assert site.stat().st_ino == inode and digest(site) == before      # not replaced, not touched
     assert (again.result.files, again.result.size) == (first.result.files, first.result.size)
     assert [b.reused for b in again.result.languages] == [True]
+    # recognised before anything is loaded: the build folder's record names the same inputs
+    assert "[1/5] nothing changed since the last build" in again.log and "[2/5]" not in again.log
+    # without the record, the pages are rendered and compared: the same, so the site is kept too
+    (work / "site-inputs").unlink()
+    compared = sitebuild.build(project, site, work, languages=["de"])
+    assert "[2/5]" in compared.log and "[3/5] nothing changed since the last build" in compared.log
+    assert site.stat().st_ino == inode and digest(site) == before
+    # a hand-written page changed: the inputs differ
+    page = project / "content" / "de" / "about.md"
+    original = page.read_bytes()
+    page.write_bytes(original + b"\n")
+    assert "[2/5]" in sitebuild.build(project, site, work, languages=["de"]).log
+    page.write_bytes(original)
     # a file of the site gone: built again
     (site / "index.html").unlink()
     third = sitebuild.build(project, site, work, languages=["de"])

@@ -18,6 +18,13 @@ into the static site, one mkdocs-material site per language.
    fingerprint: every language's, the root files', the assembling code's), the site folder is
    kept as it is.
 
+Before step 1, the inputs themselves are compared (`inputs_fingerprint`: every file of rules/,
+translations/, content/ and mkdocs.yml, the code and templates of this package, the versions of
+the installed packages and of Python): when the build folder's record (``build/site-inputs``)
+says the site folder was built from the same inputs and still holds its main files, nothing is
+loaded or rendered and the site is kept as it is (a second or so on the whole rules, where
+loading and rendering take a minute). Delete ``build/site-inputs`` to force a full build.
+
 Deterministic: same input, byte-identical files (SOURCE_DATE_EPOCH from the data, sorted
 zip entries with fixed timestamps).
 """
@@ -47,6 +54,7 @@ from .link import LinkedKB, link
 from .models import KnowledgeBase
 from .render import RenderedSite, paths, render_site
 from .render.markup import split_blocks
+from .render.numbers import FOLDER as NUMBERS_FOLDER
 from markupsafe import escape
 from .timing import PAGE_PIPELINE, Clock, Part, maybe, process_and_children_seconds
 from .knowledge import load_knowledge_base
@@ -56,6 +64,8 @@ CONTENT_FOLDER = "content"
 ROOT_CONFIG = "mkdocs.yml"
 SITE_MARKER = sitefolder.SITE_MARKER   # marks a folder as a site this command built (and may replace)
 FINGERPRINT = "fingerprint"
+SITE_INPUTS = "site-inputs"      # in the build folder: which inputs the site folder was last built from
+INPUT_FOLDERS = ("rules", "translations", CONTENT_FOLDER)
 ARCHIVE_TOP = "rulekb-site"      # the folder the offline archive unpacks into
 
 
@@ -151,13 +161,19 @@ def load_termbase_if_any(root: Path, kb: KnowledgeBase):
 
 def status_pages(root: Path, kb: KnowledgeBase, uis: Mapping[str, UI], termbase=None,
                  languages: Sequence[str] | None = None, processes: int = 2) -> dict[str, str]:
-    """The translation-status page of each language: the QA (check stage), then each page
-    rendered from its result (`render.status`) where the QA ran: a few pages of text travel back
+    """The translation-status page of each language: the QA (check stage; its result from the
+    check cache when nothing changed, `check.cache`), then each page rendered from its result
+    (`render.status`) where the QA ran: a few pages of text travel back
     from its process, not the result (unpickling 6,700 findings would cost more than the pages)."""
     from .check import run_checks
+    from .check.cache import cached_result
     from .render.status import status_page
 
-    result = run_checks(kb, root, profile="full", termbase=termbase, processes=processes)
+    # the result `rulekb check` (profile full, every language) keeps in the check cache: the
+    # same run, so `make site` (a build, then a check) runs the checks once, and a build whose
+    # data did not change runs them not at all
+    result = cached_result(root, "full", None,
+                           lambda: run_checks(kb, root, profile="full", termbase=termbase, processes=processes))
     return {lang: status_page(result, kb, uis[lang]) for lang in (languages or kb.language_codes)}
 
 
@@ -488,6 +504,13 @@ def _reused(folder: Path, lang: str) -> LanguageBuild:
     return LanguageBuild(lang, sum(1 for _ in (folder / "site").rglob("*.html")), 0.0, True)
 
 
+def _reused_site(site_dir: Path, lang: str) -> LanguageBuild:
+    """A language of a site kept as it is: its pages, those of mkdocs (not the n/ pages beside them)."""
+    folder = site_dir / lang
+    pages = sum(1 for p in folder.rglob("*.html") if p.relative_to(folder).parts[0] != NUMBERS_FOLDER)
+    return LanguageBuild(lang, pages, 0.0, True)
+
+
 def build_languages(work: Path, prepared: Prepared, inputs: Mapping[str, LanguageInputs], fingerprints: Mapping[str, str],
                     jobs: int, progress: Progress, meanwhile: Callable[[], None] = lambda: None) -> tuple[LanguageBuild, ...]:
     """Step 4: mkdocs per language, in parallel processes; unchanged languages (the same
@@ -565,6 +588,46 @@ def unchanged_site(site_dir: Path, work: Path, fingerprints: Mapping[str, str], 
     return all(p.is_file() for p in needed) and all(reusable(work / lang, fp) for lang, fp in fingerprints.items())
 
 
+def inputs_fingerprint(root: Path, languages: Sequence[str] | None) -> str:
+    """Everything a site is made from, read without loading anything: every file under rules/,
+    translations/ and content/ (path and bytes), the root mkdocs.yml, the files of this package
+    (code and templates), the name and version of every installed distribution (mkdocs, its
+    theme, Markdown, Babel …), Python's version and the languages asked for."""
+    digest = hashlib.sha256(f"{__version__}\0{sys.version}\0{tuple(languages) if languages else None}\0".encode())
+    for folder in INPUT_FOLDERS:
+        base = root / folder
+        if base.is_dir():
+            digest.update(f"{folder}\0{tree_digest(base)}\0".encode())
+    config = root / ROOT_CONFIG
+    digest.update(config.read_bytes() if config.is_file() else b"-")
+    digest.update(tree_digest(Path(__file__).resolve().parent).encode())
+    dists = sorted(f"{d.metadata['Name']}=={d.version}" for d in importlib.metadata.distributions())
+    digest.update("\n".join(dists).encode())
+    return digest.hexdigest()
+
+
+def inputs_record(site_dir: Path, site_fp: str, inputs_fp: str, languages: Sequence[str]) -> str:
+    return (f"site: {site_dir}\nsite fingerprint: {site_fp}\ninputs: {inputs_fp}\n"
+            f"languages: {' '.join(languages)}\n")
+
+
+def kept_as_built(site_dir: Path, work: Path, inputs_fp: str) -> tuple[str, ...] | None:
+    """The languages of the site folder when the build folder's record says it was built from
+    inputs of fingerprint `inputs_fp` and the site is still the one recorded (its marker, its
+    main files); None otherwise."""
+    try:
+        record = dict(line.split(": ", 1) for line in (work / SITE_INPUTS).read_text(encoding="utf-8").splitlines())
+        marker = (site_dir / SITE_MARKER).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    if (record.get("site") != str(site_dir) or record.get("inputs") != inputs_fp
+            or marker != marker_text(record.get("site fingerprint", ""))):
+        return None
+    langs = tuple(record.get("languages", "").split())
+    needed = [site_dir / "index.html", site_dir / paths.ARCHIVE] + [site_dir / lang / "index.html" for lang in langs]
+    return langs if langs and all(p.is_file() for p in needed) else None
+
+
 def write_root_files(staging: Path, prepared: Prepared, site_fp: str) -> None:
     """Step 5a, first part: the root files of the new site (``index.html``, the JSON API, the
     marker) in the staging folder."""
@@ -633,6 +696,13 @@ def _build(root: Path, site_dir: Path, work: Path, languages: Sequence[str] | No
     """`build_site` holding the locks."""
     cpu = process_and_children_seconds()
     clock = Clock()
+    inputs_fp = inputs_fingerprint(root, languages)
+    kept = kept_as_built(site_dir, work, inputs_fp)
+    if kept is not None:
+        progress.say(f"[1/5] nothing changed since the last build (the same data, code and programs): "
+                     f"{_shown_path(site_dir)} is kept as it is")
+        built = tuple(_reused_site(site_dir, lang) for lang in kept)
+        return _finish(progress, clock, cpu, site_dir, built, [p for p in site_dir.rglob("*") if p.is_file()])
     progress.say("[1/5] loading rules/, translations/ and content/ …")
     step = time.monotonic()
     prepared = prepare(root, languages, concurrent_checks=True, clock=clock)
@@ -644,12 +714,14 @@ def _build(root: Path, site_dir: Path, work: Path, languages: Sequence[str] | No
         after_render(prepared)
 
     with _writing(site_dir):
-        return _write(root, site_dir, work, prepared, langs, jobs, progress, clock, cpu)
+        (work / SITE_INPUTS).unlink(missing_ok=True)
+        return _write(root, site_dir, work, prepared, langs, jobs, progress, clock, cpu, inputs_fp)
 
 
 def _write(root: Path, site_dir: Path, work: Path, prepared: Prepared, langs: tuple[str, ...], jobs: int | None,
-           progress: Progress, clock: Clock, cpu: float) -> BuildResult:
-    """Steps 3 to 5 of `build_site`: the configs, mkdocs, assembling, the swap."""
+           progress: Progress, clock: Clock, cpu: float, inputs_fp: str) -> BuildResult:
+    """Steps 3 to 5 of `build_site`: the configs, mkdocs, assembling, the swap; then the record
+    of the inputs the site folder holds (`kept_as_built`)."""
     progress.say("[2/5] handing the pages to mkdocs …")
     step = time.monotonic()
     with clock.part(Part.HANDOVER):
@@ -664,6 +736,7 @@ def _write(root: Path, site_dir: Path, work: Path, prepared: Prepared, langs: tu
         # nothing to write: the site folder is left as it is (no copy, no swap)
         progress.say(f"[3/5] nothing changed since the last build: {_shown_path(site_dir)} is kept as it is")
         built = tuple(_reused(work / lang, lang) for lang in langs)
+        write_atomic(work / SITE_INPUTS, inputs_record(site_dir, site_fp, inputs_fp, langs).encode("utf-8"))
         return _finish(progress, clock, cpu, site_dir, built, [p for p in site_dir.rglob("*") if p.is_file()])
 
     jobs = jobs or default_jobs(len(langs))
@@ -677,6 +750,7 @@ def _write(root: Path, site_dir: Path, work: Path, prepared: Prepared, langs: tu
         files = [p for p in staging.rglob("*") if p.is_file()]
         progress.say(f"[5/5] replacing {site_dir} …")
         sitefolder.swap_in(staging, site_dir)
+        write_atomic(work / SITE_INPUTS, inputs_record(site_dir, site_fp, inputs_fp, langs).encode("utf-8"))
     finally:
         if staging.exists():
             try:
