@@ -169,6 +169,7 @@ class Lang:
         # a badge depends on the state, the language shown and the status only: made once each
         self._badges: dict[tuple[State, str | None, Status | None], Markup] = {}
         self._meta_titles: dict[tuple[str, Status], str] = {}
+        self._release_dates: dict[tuple[str, ...], str] = {}
         # the page templates in this language; their macros make the pieces kept here (badges, titles)
         self.pages = Pages(ui)
         self.macros = self.pages.macros
@@ -186,6 +187,15 @@ class Lang:
     def source_title(self, source_id: str) -> str:
         source = self.kb.sources.get(source_id)
         return source.title if source else source_id
+
+    def release_dates(self, releases: tuple[str, ...]) -> str:
+        """Releases as a list of dates in this language ("15. März 2003, 1. Oktober 2003"), each
+        list made once: a text unchanged over many releases lists them all, on every page that
+        shows its versions (half a million dates on the pages of all 110 releases)."""
+        found = self._release_dates.get(releases)
+        if found is None:
+            found = self._release_dates[releases] = ", ".join(self.ui.date(release) for release in releases)
+        return found
 
     def badge(self, shown: Shown) -> Markup:
         key = (shown.state, shown.lang, shown.variant.status if shown.variant is not None else None)

@@ -75,6 +75,7 @@ class Version:
     source: str                 # the title of its source
     shown: bool                 # the text on the page
     typography: bool = False    # differs from the release's version before it only in typography
+    dates: str = ""             # its releases in the reader's language, "15. März 2003, 1. Oktober 2003"
 
 
 @dataclass(frozen=True)
@@ -114,7 +115,7 @@ def _of_unit(c: Lang, unit: Unit, versions: list[tuple[tuple[str, ...], Variant]
     retypeset = {new for old, new in zip(released, released[1:])
                  if typography_only(versions[old][1].text, versions[new][1].text)}
     listed = tuple(Version(releases, c.source_title(variant.source), shown is not None and variant.text == shown.text,
-                           i in retypeset)
+                           i in retypeset, c.release_dates(releases))
                    for i, (releases, variant) in enumerate(versions))
     diffs: list[tuple[int, Diff]] = []
     for i, j in comparisons(versions, shown):
