@@ -33,7 +33,8 @@ test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest
 
 # `make bench`: the whole Comprehensive Rules (../shared/data, 2026-01-16) imported beside the seed content
-# into build/bench/fullcr, then import, validate, check and build timed (README, "Rules releases and import").
+# into build/bench/fullcr, then import, validate, check and build timed; then, when rules/ holds the complete
+# data (all releases), validate, check and build of the project itself (README, "Rules releases and import").
 bench: $(VENV)/.installed
 	$(BIN)/python benchmarks/bench.py
 

@@ -21,11 +21,29 @@ each as the user runs it (a `rulekb` process, wall-clock time, on this machine):
                    and assembling the site folder; each part printed apart
   search index     site/<lang>/search/search_index.json                   target <= 1.5 MB
 
-plus, in-process, load and validate apart (the stages every command starts with). A command
-that does not exist (yet) is reported as such. Figures go to the terminal and to
+plus, in-process, load and validate apart (the stages every command starts with). The dataset
+is the seed content (tests/data/seed/rules when it is there, else rules/) with the project's
+translations/, content/ and mkdocs.yml: one release beside the curated rules, as issue 12's
+targets are set on it.
+
+Then, when the committed rules/ holds more than one release (the complete data: all 110
+releases, and the cards and rulings when they are committed), the same on the project itself
+(issue 13's targets), each figure named "complete: …":
+
+  validate, check  cold and warm, as above                   check target <= 3 s cold, <= 1 s warm
+  build (cold)     rulekb build, all languages                target <= 120 s (<= 180 s with the
+                   rulings), site into build/bench/complete/
+  build (again)    nothing changed                            target <= 5 s
+  pipeline/mkdocs  as above                                   target <= 10 %
+  offline zip      the size of rulekb-site.zip                target <= 80 MB
+  search index     per language                               target <= 1.5 MB
+  peak memory      the largest resident set of the bench process and of the build's
+                   processes (getrusage)                      target <= 2 GB
+
+A command that does not exist (yet) is reported as such. Figures go to the terminal and to
 build/bench/results.json. Exit code 0; with --strict, 1 when a target is missed.
 
-    python benchmarks/bench.py [--release FILE] [--strict] [--skip-build]
+    python benchmarks/bench.py [--release FILE] [--strict] [--skip-build] [--skip-complete]
 """
 
 from __future__ import annotations
@@ -33,6 +51,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -42,6 +61,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_RELEASE = ROOT.parent / "shared" / "data" / "comprehensive-rules" / "MagicCompRules-2026-01-16.txt"
 WORK = ROOT / "build" / "bench"
+SEED_RULES = ROOT / "tests" / "data" / "seed" / "rules"   # the curated seed content, when the tests keep it there
+PROJECT_PARTS = ("translations", "content", "mkdocs.yml")
 CHECK_RUNS = 3
 
 sys.path.insert(0, str(ROOT / "tools"))
@@ -62,6 +83,14 @@ def clear_knowledge_cache() -> None:
     folder = cache_dir()
     if folder is not None:
         shutil.rmtree(folder / "knowledge", ignore_errors=True)
+
+
+def clear_check_cache() -> None:
+    """Empty the check-result cache (README, "Caches"), for a cold check or build."""
+    from rulekb.cache import cache_dir
+    folder = cache_dir()
+    if folder is not None:
+        shutil.rmtree(folder / "checks", ignore_errors=True)
 
 
 def commands() -> set[str]:
@@ -88,12 +117,86 @@ class Timeline:
         return next((t for t, line in self.lines if line.startswith(prefix)), None)
 
 
+def seed_dataset(dataset: Path) -> None:
+    """The one-release dataset's starting point: the seed content and the project's
+    translations, pages and mkdocs.yml (the import adds the release to it)."""
+    rules = SEED_RULES if SEED_RULES.is_dir() else ROOT / "rules"
+    dataset.mkdir(parents=True)
+    shutil.copytree(rules, dataset / "rules")
+    for name in PROJECT_PARTS:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, dataset / name)
+        elif source.is_file():
+            shutil.copy2(source, dataset / name)
+
+
+def complete_data() -> bool:
+    """Whether the committed rules/ holds the complete data (more than one imported release)."""
+    return len(list((ROOT / "rules" / "releases").glob("*.yaml"))) > 1
+
+
+def peak_memory_mb() -> float:
+    """The largest resident set of this process and of the child processes it waited for (MB)."""
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return max(own, children) / 1024   # kilobytes on Linux
+
+
+def build_figures(record, dataset: Path, out: Path, prefix: str, cold_target: float | None,
+                  again_target: float | None, languages: tuple[str, ...]) -> None:
+    """Build the site of `dataset` into `out`/site twice (cold, then with nothing changed) and
+    record the build's figures, each name starting with `prefix`."""
+    from rulekb.build import build_site
+    from rulekb.render import paths
+    site = out / "site"
+    for name, target in (("build (cold)", cold_target), ("build (again)", again_target)):
+        timeline = Timeline()
+        start = time.perf_counter()
+        try:
+            result = build_site(dataset, site, work=out / "work", out=timeline)  # type: ignore[arg-type]
+        except Exception as exc:  # the bench reports, it does not crash
+            record(prefix + name, None, "s", target, f"failed: {exc}")
+            return
+        total = time.perf_counter() - start
+        pages = ", ".join(f"{b.lang} {b.pages}" + (" reused" if b.reused else "") for b in result.languages)
+        record(prefix + name, total, "s", target, f"pages: {pages}; {result.files} files, {result.size / 1e6:.1f} MB")
+        if name != "build (cold)":
+            continue
+        started = timeline.at("[1/5]")
+        mkdocs_start, mkdocs_end = timeline.at("[3/5]"), timeline.at("[4/5]")
+        if started and mkdocs_start:
+            record(prefix + "  before mkdocs (wall)", mkdocs_start - started, "s", None,
+                   "load, link, render (the QA beside it), hand-over")
+        if mkdocs_start and mkdocs_end:
+            record(prefix + "  languages step (wall)", mkdocs_end - mkdocs_start, "s", None,
+                   "mkdocs of the languages side by side")
+        from rulekb.timing import PAGE_PIPELINE
+        mkdocs_cpu = result.mkdocs_cpu
+        record(prefix + "  mkdocs (processor)", mkdocs_cpu, "s", None, "mkdocs' build of the pages, all languages")
+        for part, seconds in result.parts.items():
+            where = "page pipeline" if part in PAGE_PIPELINE else "other products"
+            record(f"{prefix}    {part.value}", seconds, "s", None, where)
+        record(prefix + "pipeline/mkdocs", 100.0 * result.page_pipeline_cpu / mkdocs_cpu if mkdocs_cpu else None, "%", 10.0,
+               f"the page pipeline: {result.page_pipeline_cpu:.2f} s")
+        record(prefix + "whole build/mkdocs", 100.0 * result.pipeline_cpu / mkdocs_cpu if mkdocs_cpu else None, "%", None,
+               f"everything but mkdocs, with the QA report, JSON API and archive: {result.pipeline_cpu:.2f} s")
+        archive = site / paths.ARCHIVE
+        record(prefix + "offline zip", archive.stat().st_size / 1e6 if archive.is_file() else None, "MB",
+               80.0 if prefix else None)
+        for lang in languages:
+            index = site / lang / "search" / "search_index.json"
+            size = index.stat().st_size / 1e6 if index.is_file() else None
+            record(f"{prefix}search index {lang}", size, "MB", 1.5)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--release", type=Path, default=Path(os.environ.get("RULEKB_CR_RELEASE", DEFAULT_RELEASE)),
                    help=f"the release to import (default: {DEFAULT_RELEASE})")
     p.add_argument("--strict", action="store_true", help="exit 1 when a figure misses its target")
     p.add_argument("--skip-build", action="store_true", help="do not build the site (import, validate, check only)")
+    p.add_argument("--skip-complete", action="store_true", help="leave out the figures on the complete committed data")
     args = p.parse_args(argv)
     if not args.release.is_file():
         print(f"error: the release {args.release} is not there; give one with --release FILE "
@@ -117,6 +220,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {name:<26}{shown:>12}{goal}{'  ' + note if note else ''}", flush=True)
 
     print(f"rulekb bench: {args.release.name} imported beside the seed content into {dataset.relative_to(ROOT)}")
+    seed_dataset(dataset)
     seconds, code, out = rulekb("import", "cr", str(args.release), "--into", str(dataset))
     if code != 0:
         print(out, file=sys.stderr)
@@ -164,38 +268,29 @@ def main(argv: list[str] | None = None) -> int:
     elif "build" not in available:
         record("build (cold)", None, "s", 30.0, "no 'rulekb build' command yet")
     else:
-        from rulekb.build import build_site
-        site = WORK / "site"
-        for name, target in (("build (cold)", 30.0), ("build (again)", None)):
-            timeline = Timeline()
-            start = time.perf_counter()
-            try:
-                result = build_site(dataset, site, work=WORK / "work", out=timeline)  # type: ignore[arg-type]
-            except Exception as exc:  # the bench reports, it does not crash
-                record(name, None, "s", target, f"failed: {exc}")
-                break
-            total = time.perf_counter() - start
-            pages = ", ".join(f"{b.lang} {b.pages}" + (" reused" if b.reused else "") for b in result.languages)
-            record(name, total, "s", target, f"pages: {pages}; {result.files} files, {result.size / 1e6:.1f} MB")
-            if name == "build (cold)":
-                mkdocs_start, mkdocs_end = timeline.at("[3/5]"), timeline.at("[4/5]")
-                if mkdocs_start and mkdocs_end:
-                    record("  languages step (wall)", mkdocs_end - mkdocs_start, "s", None,
-                           "mkdocs of the languages side by side, each zipping its part of the archive")
-                from rulekb.timing import PAGE_PIPELINE
-                mkdocs_cpu = result.mkdocs_cpu
-                record("  mkdocs (processor)", mkdocs_cpu, "s", None, "mkdocs' build of the pages, all languages")
-                for part, seconds in result.parts.items():
-                    where = "page pipeline" if part in PAGE_PIPELINE else "other products"
-                    record(f"    {part.value}", seconds, "s", None, where)
-                record("pipeline/mkdocs", 100.0 * result.page_pipeline_cpu / mkdocs_cpu if mkdocs_cpu else None, "%", 10.0,
-                       f"the page pipeline: {result.page_pipeline_cpu:.2f} s")
-                record("whole build/mkdocs", 100.0 * result.pipeline_cpu / mkdocs_cpu if mkdocs_cpu else None, "%", None,
-                       f"everything but mkdocs, with the QA report, JSON API and archive: {result.pipeline_cpu:.2f} s")
-                for lang in kb.language_codes:
-                    index = site / lang / "search" / "search_index.json"
-                    size = index.stat().st_size / 1e6 if index.is_file() else None
-                    record(f"search index {lang}", size, "MB", 1.5)
+        build_figures(record, dataset, WORK, "", 30.0, None, kb.language_codes)
+
+    if complete_data() and not args.skip_complete:
+        complete = WORK / "complete"
+        print(f"rulekb bench: the complete committed data ({len(list((ROOT / 'rules' / 'releases').glob('*.yaml')))} "
+              f"releases) of {ROOT.name}/, built into {complete.relative_to(ROOT)}")
+        clear_knowledge_cache()
+        for name, target in (("complete: validate (cold)", 2.0), ("complete: validate (warm)", None)):
+            seconds, code, out = rulekb("validate")
+            record(name, seconds, "s", target, f"exit code {code}")
+        clear_knowledge_cache()
+        clear_check_cache()
+        seconds, code, out = rulekb("check", "--format", "json", "--output", str(WORK / "check-complete.json"))
+        record("complete: check (cold)", seconds, "s", 3.0, f"exit code {code}; the knowledge and check caches emptied")
+        seconds, code, out = rulekb("check", "--format", "json", "--output", str(WORK / "check-complete.json"))
+        record("complete: check (warm)", seconds, "s", 1.0, f"exit code {code}")
+        if not args.skip_build and "build" in available:
+            clear_check_cache()
+            rulings = len(list((ROOT / "rules" / "rulings").rglob("*.yaml")))
+            build_figures(record, ROOT, complete, "complete: ", 180.0 if rulings > 100 else 120.0, 5.0,
+                          kb.language_codes)
+        record("complete: peak memory", peak_memory_mb(), "MB", 2048.0,
+               "the largest process of the bench and of the builds it ran")
     out_file = WORK / "results.json"
     out_file.write_text(json.dumps({"release": args.release.name, "results": results}, indent=2) + "\n", "utf-8")
     print(f"figures written to {out_file.relative_to(ROOT)}")
