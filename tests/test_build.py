@@ -112,6 +112,23 @@ def test_one_search_index_per_language_with_its_stemmer(built):
     assert not (built.site / "de" / "assets" / "javascripts" / "lunr" / "min" / "lunr.fr.min.js").exists()
 
 
+def test_the_sections_the_search_never_reads_are_on_the_pages_and_not_in_the_index(built):
+    """The blocks of the number history, versions, sources and backlinks reach mkdocs after the
+    search has read the page (`render.markup.split_blocks`, the plugin's on_post_page): they are
+    on the page where they belong, no placeholder is left, and the search does not know them."""
+    for lang in LANGS:
+        page = (built.site / lang / "rules" / "retrace.html").read_text(encoding="utf-8")
+        history = page.index('id="history"')
+        assert history < page.index('<ul class="rulekb-history">') < page.index('id="versions"')
+        assert page.index('id="versions"') < page.index('<div class="rulekb-versions"') < page.index('id="sources"')
+        index = (built.site / lang / "search" / "search_index.json").read_text(encoding="utf-8")
+        assert "rulekb-deferred-" not in index and "rulekb-block-" not in index
+        assert "#history" not in index and "#versions" not in index
+    for path in built.site.rglob("*.html"):
+        text = path.read_text(encoding="utf-8")
+        assert "rulekb-deferred-" not in text and "rulekb-block-" not in text, path
+
+
 REMOTE_ASSET = re.compile(r"""<(?:script|img|iframe|source|audio|video)\b[^>]*\bsrc=["']?(?:https?:)?//"""
                           r"""|<link\b[^>]*\bhref=["']?(?:https?:)?//""", re.I)
 
