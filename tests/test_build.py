@@ -5,6 +5,7 @@ deterministic and atomic builds, reuse of unchanged languages, `rulekb build` an
 from __future__ import annotations
 
 import hashlib
+import html
 import io
 import json
 import re
@@ -99,6 +100,40 @@ def test_language_switch_and_hreflang_lead_to_the_same_page(built):
     assert 'rel="alternate"' not in page and 'rel="alternate"' not in home
 
 
+_THEME_STRING = re.compile(r'^\s*"([a-z.]+)": "(.*)",?$', re.M)
+# what a reader sees of the interface outside the text: tooltips, names of controls, the footer
+_INTERFACE = re.compile(r'\s(?:title|aria-label|placeholder|alt)="([^"]*)"|<div class="md-copyright__highlight">\s*([^<]*?)\s*</div>')
+
+
+def _theme_strings(lang: str) -> dict[str, str]:
+    import material
+    path = Path(material.__file__).parent / "templates" / "partials" / "languages" / f"{lang}.html"
+    return dict(_THEME_STRING.findall(path.read_text(encoding="utf-8")))
+
+
+@pytest.mark.parametrize("lang", ["de", "fr"])
+def test_german_and_french_pages_have_no_english_interface_text(built, lang):
+    """Tooltips, control names and the footer come from the UI catalog or the theme's own
+    translation; the one English left is data (a rule title or a card name nobody translated)."""
+    from rulekb.i18n import read_catalog
+    from rulekb.knowledge import load_knowledge_base
+    catalog = read_catalog(ROOT / "translations" / "ui" / f"{lang}.po", f"{lang}.po")
+    english = {m.id for m in catalog if isinstance(m.id, str) and m.id and m.string and m.string != m.id}
+    theme, own = _theme_strings("en"), _theme_strings(lang)
+    english |= {text for key, text in theme.items() if own.get(key, text) != text}
+    titles = [s.title for s in load_knowledge_base(ROOT).sources.values()]
+    seen = 0
+    # (status.html, the QA's findings, words its own, is the QA's to translate: not checked here)
+    for page in [p for p in html_files(built.site, lang) if p.name != "status.html"]:
+        for match in _INTERFACE.finditer(page.read_text(encoding="utf-8")):
+            value = html.unescape(match.group(1) or match.group(2) or "")
+            parts = {value, *re.split(r": | · ", value)}
+            assert not parts & english, f"{page.relative_to(built.site)}: English interface text {value!r}"
+            assert not any(title in value for title in titles), f"{page.relative_to(built.site)}: {value!r}"
+            seen += 1
+    assert seen > 300   # every page has some: the check reads what it should
+
+
 def test_one_search_index_per_language_with_its_stemmer(built):
     for lang, word, page in (("de", "Friedhof", "rules/retrace.html"), ("fr", "cimetière", "rules/retrace.html"),
                              ("en", "graveyard", "rules/retrace.html")):
@@ -169,7 +204,22 @@ def test_the_whole_site_is_one_deterministic_archive(built):
         files = {p.relative_to(built.site).as_posix() for p in built.site.rglob("*") if p.is_file() and p != archive}
         assert {n.removeprefix("rulekb-site/") for n in names} == files
         assert z.read("rulekb-site/de/rules/retrace.html") == (built.site / "de" / "rules" / "retrace.html").read_bytes()
-    assert 'href="../rulekb-site.zip"' in (built.site / "de" / "index.html").read_text(encoding="utf-8")
+    assert 'href="../offline.html#de"' in (built.site / "de" / "index.html").read_text(encoding="utf-8")
+
+
+def test_the_unpacked_copy_links_no_archive_and_says_it_is_the_offline_copy(built):
+    """The published site's offline.html links the archive and says how to unpack it; inside the
+    archive (where no archive lies beside it) offline.html says that it is the offline copy, and
+    no page of the copy links rulekb-site.zip."""
+    site_page = (built.site / "offline.html").read_text(encoding="utf-8")
+    assert 'href="rulekb-site.zip" download' in site_page and "Entpacke es" in site_page
+    assert (built.site / "index.html").read_text(encoding="utf-8").count('href="offline.html"') == 1
+    with zipfile.ZipFile(built.site / "rulekb-site.zip") as z:
+        copy = z.read("rulekb-site/offline.html").decode("utf-8")
+        assert "You are reading the offline copy" in copy and "Vous lisez la copie hors ligne" in copy
+        linking = [n for n in z.namelist() if n.endswith(".html")
+                   and re.search(rb'href="[^"]*rulekb-site\.zip', z.read(n))]
+    assert linking == []
 
 
 def test_the_json_api_is_in_the_site(built):
@@ -257,7 +307,7 @@ def test_rulekb_build_with_a_new_language_and_hostile_texts(tmp_path, capsys):
     assert "open public/index.html" in out or (site / "index.html").as_uri() in out
     page = (site / "it" / "rules" / "shield.html").read_text(encoding="utf-8")
     assert '<html lang="it"' in page
-    assert "English — not yet translated" in page and 'lang="en"' in page
+    assert "English original — not yet translated" in page and 'lang="en"' in page
     assert "giugno 2011" in page
     for path in site.rglob("*.html"):
         text = path.read_text(encoding="utf-8")

@@ -142,17 +142,41 @@ def test_a_rule_page_names_the_sources_of_its_texts(project):
 def test_a_missing_translation_shows_the_english_marked_with_lang_en(project):
     page = project.docs["de"]["rules/explore.md"]
     block = element_html(page, "701.38a")
-    assert "Englisch — noch nicht übersetzt" in block
+    assert "Englisches Original — noch nicht übersetzt" in block
     assert Elements(block).find("p", class_="rulekb-text", lang="en")
     french = element_html(project.docs["fr"]["rules/explore.md"], "701.38a")
-    assert "En anglais — pas encore traduit" in french and 'lang="en"' in french
+    assert "Original anglais — pas encore traduit" in french and 'lang="en"' in french
+    assert "l’original anglais est affiché" in french   # the tooltip says it, in French
 
 
 def test_a_text_with_only_a_german_version_is_marked_on_the_english_page(project):
     page = project.docs["en"]["rules/explore.md"]
     block = element_html(page, "explore-reveal-top-card")
-    assert "German — not yet translated" in block
+    assert "Only in German: no English original" in block
     assert Elements(block).find("p", class_="rulekb-text", lang="de")
+
+
+def test_a_french_page_shows_the_english_ruling_not_the_german_and_marks_german_only_texts(project):
+    """A ruling with an English text and a German translation is shown in English on the French
+    card page; a ruling nobody wrote in English is shown in German, saying so in French."""
+    page = project.docs["fr"]["cards/queens-agent.md"]
+    translated = element_html(page, "explore-creature-left-battlefield")
+    assert Elements(translated).find("p", class_="rulekb-text", lang="en")
+    assert not Elements(translated).find("p", class_="rulekb-text", lang="de")
+    assert "Original anglais — pas encore traduit" in translated
+    german_only = element_html(page, "explore-reveal-top-card")
+    assert Elements(german_only).find("p", class_="rulekb-text", lang="de")
+    assert "Uniquement en allemand : pas d’original anglais" in german_only
+
+
+def test_source_tooltips_are_in_the_page_language(project):
+    """The tooltip of a text's number names its source and status in the page's language (the
+    source's English title is data: it is listed, marked lang="en", under Sources)."""
+    german = Elements(element_html(project.docs["de"]["rules/retrace.md"], "702.78a"))
+    assert german.find("a", class_="rulekb-num", title="Quelle: Ausgangsdokument (seed-000) · Text der Community")
+    explore = project.docs["fr"]["rules/explore.md"]
+    assert "Source: Règles complètes du 19 janvier 2018 · texte officiel" in explore
+    assert "(Règles complètes)" in Elements(explore).text   # the kind of each listed source
 
 
 def test_a_stale_translation_is_marked_with_the_english_it_should_match(project):
@@ -227,7 +251,7 @@ def test_a_language_without_texts_or_catalog_renders_english_marked(hostile):
     assert set(hostile.docs) == {"en", "de", "it"}
     page = hostile.docs["it"]["rules/shield.md"]
     block = element_html(page, "702.9b")
-    assert "English — not yet translated" in block and 'lang="en"' in block
+    assert "English original — not yet translated" in block and 'lang="en"' in block
     assert "702.11: since June 2011 (today)" not in page  # dates are Italian ...
     assert "giugno 2011" in page                           # ... the UI strings English
     assert set(hostile.docs["it"]) == set(hostile.docs["en"])
@@ -341,3 +365,35 @@ def test_rendering_is_deterministic(seed):
     first, *_ = render_tree(seed)
     second, *_ = render_tree(seed)
     assert first == second
+
+
+# ---------------------------------------------------------------- the rule index
+
+
+def test_the_rule_index_groups_rules_by_chapter_and_section_in_number_order(project):
+    page = project.docs["de"]["rules/index.md"]
+    html = Elements(page)
+    assert [a["id"] for a in html.find("details", class_="rulekb-index-chapter")] == ["chapter-6", "chapter-7"]
+    assert [a["id"] for a in html.find("details", class_="rulekb-index-section")] == ["section-601", "section-701", "section-702"]
+    section = page[page.index('id="section-702"'):]
+    section = section[:section.index("</details>")]
+    assert [n for n in re.findall(r'<td><span class="rulekb-number">([\d.]+)</span>', section)] == ["702.24", "702.49", "702.78"]
+    assert "Kapitel 7" in page and "(3 Regeln)" in section
+    # five rules: nothing to fold
+    assert all("open" in a for a in html.find("details"))
+
+
+def test_a_long_rule_index_is_folded_and_sections_are_headed_by_their_own_rule():
+    from rulekb.render.rules import FOLD_OVER, IndexRow, index_chapters, rule_index
+    from markupsafe import Markup
+    kb = load_knowledge_base(ROOT)
+    c = Lang(Shared.of(link(kb)), load_uis(ROOT, kb.languages)["fr"])
+    rows = tuple(IndexRow(f"r{n}", number, f"r{n}.html", Markup(f"T{n}"), number, 1, None, None)
+                 for n, number in enumerate(["702.10", "702", "702.9", "100.1", "101", "702.100"]))
+    chapters = index_chapters(c, rows)
+    assert [(ch.number, [(s.number, s.href, [r.number for r in s.rows]) for s in ch.sections], ch.rules) for ch in chapters] == [
+        ("1", [("100", None, ["100.1"]), ("101", "r4.html", [])], 1),
+        ("7", [("702", "r1.html", ["702.9", "702.10", "702.100"])], 3)]
+    assert len(c.kb.rules) <= FOLD_OVER and ' open' in rule_index(c)
+    folded = c.pages.render("pages/rules.md.j2", chapters=chapters, folded=True)
+    assert "<details" in folded and " open" not in folded

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import zipfile
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Mapping
 
 DATE = (1980, 1, 1, 0, 0, 0)
 LEVEL = 1        # deflate level: twice as fast as 6 on the whole rules, about 15 % larger
@@ -32,8 +32,14 @@ def zip_files(target: Path, files: Iterable[tuple[str, Path | bytes]]) -> None:
             archive.writestr(info, data, compresslevel=LEVEL)
 
 
-def zip_folder(folder: Path, target: Path, prefix: str) -> None:
+def zip_folder(folder: Path, target: Path, prefix: str, replace: Mapping[str, bytes] | None = None) -> None:
     """Every file below `folder` as ``<prefix><path relative to folder>`` (the archive itself
-    left out, when it is written into `folder`)."""
-    zip_files(target, [(prefix + p.relative_to(folder).as_posix(), p) for p in folder.rglob("*")
-                       if p.is_file() and p != target])
+    left out, when it is written into `folder`); a file whose relative path is in `replace`
+    gets those bytes instead of its own (the archive's version of offline.html)."""
+    replace = replace or {}
+    entries: list[tuple[str, Path | bytes]] = []
+    for path in folder.rglob("*"):
+        if path.is_file() and path != target:
+            rel = path.relative_to(folder).as_posix()
+            entries.append((prefix + rel, replace.get(rel, path)))
+    zip_files(target, entries)

@@ -49,7 +49,7 @@ from typing import Callable, Iterator, Mapping, Sequence, TextIO, TypeVar
 from . import __version__, archive, parallel, sitefolder
 from .diagnostics import DataError, Problem
 from .files import WriteError, make_folder, os_problem, write_atomic
-from .i18n import UI, load_uis
+from .i18n import N_, UI, load_uis
 from .link import LinkedKB, link
 from .models import KnowledgeBase
 from .render import RenderedSite, paths, render_site
@@ -215,6 +215,9 @@ def material_languages() -> frozenset[str]:
     return frozenset(p.stem for p in folder.glob("*.html"))
 
 
+COPYRIGHT = N_("Rules texts from the sources named on each page; Magic: The Gathering is a trademark of Wizards of the Coast.")
+
+
 def language_config(root: Path, work: Path, lang: str, kb: KnowledgeBase, ui: UI,
                     nav: Sequence[tuple[str, str]], *, regenerate: bool = False) -> str:
     """The mkdocs.yml of one language: INHERITs the root config. Relative paths of an inherited
@@ -228,12 +231,15 @@ def language_config(root: Path, work: Path, lang: str, kb: KnowledgeBase, ui: UI
         "site_dir": "site",
         "site_description": ui._("The Magic: The Gathering rules and rulings in {language}").format(
             language=ui.language_name(lang)),
+        # the footer: the one mkdocs setting material shows as it is, so the build translates it
+        "copyright": ui._(COPYRIGHT),
         "theme": {"language": theme_language, "custom_dir": rel(TEMPLATES)},
         "nav": [{str(escape(title)): path} for title, path in nav],
         "plugins": {
             "search": {"lang": [lang if lang in lunr_languages() else "en"]},
             "rulekb": {"lang": lang, "root": rel(root), "regenerate": regenerate,
-                       "languages": [[l.code, l.name] for l in kb.languages]},
+                       "languages": [[l.code, l.name] for l in kb.languages],
+                       "permalink_title": ui._("Permanent link")},
         },
         # `alternate: true` shows the language menu; its links are per page (templates/partials/alternate.html)
         "extra": {"alternate": True},
@@ -566,7 +572,7 @@ def site_fingerprint(prepared: Prepared, fingerprints: Mapping[str, str]) -> str
         digest.update(Path(__file__).with_name(name).read_bytes() + b"\0")
     for lang, fp in fingerprints.items():
         digest.update(f"{lang}={fp}\0".encode())
-    for rel, text in prepared.site.files.items():
+    for rel, text in (*prepared.site.files.items(), *prepared.site.archive_files.items()):
         digest.update(rel.encode("utf-8") + b"\0" + text.encode("utf-8") + b"\1")
     return digest.hexdigest()
 
@@ -641,13 +647,16 @@ def write_root_files(staging: Path, prepared: Prepared, site_fp: str) -> None:
             f.write(data)
 
 
-def assemble(work: Path, staging: Path, languages: Sequence[str], clock: Clock | None = None) -> None:
+def assemble(work: Path, staging: Path, languages: Sequence[str], clock: Clock | None = None,
+             archive_files: Mapping[str, str] | None = None) -> None:
     """Step 5a: the complete new site in `staging` (which `write_root_files` started): the
-    language sites linked in, then the offline archive of all of it."""
+    language sites linked in, then the offline archive of all of it, with `archive_files`
+    (site-root path -> text) in place of the site's files of those paths."""
     for lang in languages:
         link_tree(work / lang / "site", staging / lang)
     with maybe(clock, Part.ARCHIVE):
-        archive.zip_folder(staging, staging / paths.ARCHIVE, f"{ARCHIVE_TOP}/")
+        archive.zip_folder(staging, staging / paths.ARCHIVE, f"{ARCHIVE_TOP}/",
+                           {rel: text.encode("utf-8") for rel, text in (archive_files or {}).items()})
 
 
 def check_replaceable(site_dir: Path) -> None:
@@ -746,7 +755,7 @@ def _write(root: Path, site_dir: Path, work: Path, prepared: Prepared, langs: tu
         built = build_languages(work, prepared, inputs, fingerprints, jobs, progress,  # the site root files meanwhile
                                 meanwhile=lambda: write_root_files(staging, prepared, site_fp))
         progress.say("[4/5] assembling the site, the JSON API and the archive …")
-        assemble(work, staging, langs, clock)
+        assemble(work, staging, langs, clock, prepared.site.archive_files)
         files = [p for p in staging.rglob("*") if p.is_file()]
         progress.say(f"[5/5] replacing {site_dir} …")
         sitefolder.swap_in(staging, site_dir)

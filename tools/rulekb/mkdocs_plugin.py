@@ -5,7 +5,9 @@ enabled in the per-language configs that `rulekb build` generates.
 The build hands the plugin its language's pages in memory (`RulekbPlugin.provide`: generated
 Markdown skeletons, their HTML blocks, the content/ assets), so no page is written to disk
 before mkdocs reads it. Hooks, each small:
-- ``on_config``: checks the plugin's options (the site language must be one of `languages`);
+- ``on_config``: checks the plugin's options (the site language must be one of `languages`) and
+  gives the toc extension's permalink (¶) its tooltip in the site language (``permalink_title``,
+  from the UI catalog: material translates its own strings, not those of Markdown extensions);
 - ``on_pre_build``: under `rulekb serve` (``regenerate: true``), renders the pages again from
   the YAML before each rebuild, so that an edited rule shows on reload; a data problem is
   reported with file and line and the previous pages stay;
@@ -52,6 +54,7 @@ class RulekbConfig(Config):
     languages = c.Type(list, default=[])     # [[code, name], ...] in the knowledge base's order
     root = c.Type(str, default="")           # the project folder, relative to the config file
     regenerate = c.Type(bool, default=False)
+    permalink_title = c.Type(str, default="")  # the tooltip of a heading's permalink, in the site language
 
 
 def alternates(dest_uri: str, lang: str, languages: list[list[str]]) -> list[dict[str, str | bool]]:
@@ -126,6 +129,8 @@ class RulekbPlugin(BasePlugin[RulekbConfig]):
         self._lang, self._languages = self.config.lang, self.config.languages   # read on every page
         # material has no UI strings for the language: its templates say <html lang="en">
         self._fix_html_lang = bool(self._lang) and config.theme["language"] != self._lang
+        if self.config.permalink_title and "toc" in config.mdx_configs:
+            config.mdx_configs["toc"] = {**config.mdx_configs["toc"], "permalink_title": self.config.permalink_title}
         return config
 
     @_own_time

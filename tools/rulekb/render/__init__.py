@@ -19,7 +19,7 @@ the templates give the pages their shape and escape every value (autoescape: the
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Mapping, Sequence
 
 from ..changes import ReleaseChanges
@@ -36,7 +36,7 @@ from .changes import INDEX as CHANGES_INDEX, all_changes, changes_pages
 from .glossary import glossary_page
 from .markup import checked
 from .numbers import number_holders, number_pages
-from .root import root_index
+from .root import offline_page, root_index
 from .rules import has_parallel_view, keyword_index, parallel_page, rule_index, rule_page
 
 __all__ = ["RenderedSite", "render_site", "render_pages", "paths"]
@@ -48,6 +48,7 @@ class RenderedSite:
     nav: Mapping[str, tuple[tuple[str, str], ...]]     # lang -> ((title, docs path), ...)
     files: Mapping[str, str]                           # site-root files: index.html, api/..., <lang>/n/...
     generated: Mapping[str, frozenset[str]]            # lang -> the docs paths rendered here (not content/)
+    archive_files: Mapping[str, str] = field(default_factory=dict)  # site-root files the archive holds in place of `files`'s
 
 
 def render_pages(c: Lang, changes: tuple[ReleaseChanges, ...] = ()) -> dict[str, str]:
@@ -97,7 +98,9 @@ def render_site(linked: LinkedKB, uis: Mapping[str, UI], *, termbase=None,
     with maybe(clock, Part.PAGES):
         shared = Shared.of(linked, termbase)
         hand = localise_content(content or {}, languages, uis)
-        files: dict[str, str] = {"index.html": root_index(kb, uis), f"{paths.API_FOLDER}/index.json": api_root(kb)}
+        files: dict[str, str] = {"index.html": root_index(kb, uis), paths.OFFLINE: offline_page(kb, uis, copy=False),
+                                 f"{paths.API_FOLDER}/index.json": api_root(kb)}
+        archive_files = {paths.OFFLINE: offline_page(kb, uis, copy=True)}
         contexts = {lang: Lang(shared, uis[lang]) for lang in (only or languages)}
         changes = all_changes(kb)
         rendered = {lang: render_pages(c, changes) for lang, c in contexts.items()}
@@ -129,4 +132,4 @@ def render_site(linked: LinkedKB, uis: Mapping[str, UI], *, termbase=None,
             nav[lang] = tuple((ui._(title), path) for title, path in NAV if path in pages)
     if problems:
         raise DataError(problems)
-    return RenderedSite(docs, nav, dict(sorted(files.items())), generated_paths)
+    return RenderedSite(docs, nav, dict(sorted(files.items())), generated_paths, archive_files)

@@ -26,7 +26,7 @@ class Alternative:
     """Another version of a text in the language shown."""
 
     text: Markup
-    source: str             # the title of its source
+    source: str             # its source, named in the page's language
     status: str             # its status, in words
     note: str | None
 
@@ -141,6 +141,15 @@ def parallel_view_rules(kb: KnowledgeBase) -> frozenset[str]:
                      or any(lang != SOURCE_LANGUAGE for unit in rule.units for lang in unit.variants))
 
 
+# what kind of document a source is, in words (rules/sources.yaml `kind`)
+SOURCE_KINDS = {
+    "comprehensive-rules": N_("Comprehensive Rules"),
+    "archive": N_("rules archive"),
+    "mtgjson": N_("MTGJSON card data"),
+    "seed": N_("seed document"),
+    "project": N_("the project's translators"),
+}
+
 STATUS_LABELS = {
     Status.OFFICIAL: N_("official text"),
     Status.COMMUNITY: N_("community text"),
@@ -185,6 +194,7 @@ class Lang:
         return f"{rule.number} {title}".strip()
 
     def source_title(self, source_id: str) -> str:
+        """The source's title as rules/sources.yaml has it (English: data, shown marked lang="en")."""
         source = self.kb.sources.get(source_id)
         return source.title if source else source_id
 
@@ -197,6 +207,21 @@ class Lang:
             found = self._release_dates[releases] = ", ".join(self.ui.date(release) for release in releases)
         return found
 
+    def source_kind(self, kind: str) -> str:
+        return self.ui._(SOURCE_KINDS[kind]) if kind in SOURCE_KINDS else kind
+
+    def source_name(self, source_id: str) -> str:
+        """A source named in the page's language, for tooltips and notes: "Comprehensive Rules
+        of 16. Januar 2026", "Seed-Dokument (seed-000)"; its English title is on the rule page."""
+        source = self.kb.sources.get(source_id)
+        if source is None:
+            return source_id
+        if source.kind == "comprehensive-rules" and source.date:
+            return self.ui._("Comprehensive Rules of {date}").format(date=self.ui.date(source.date))
+        if source.kind == "project":
+            return self.source_kind(source.kind)
+        return f"{self.source_kind(source.kind)} ({source.id})"
+
     def badge(self, shown: Shown) -> Markup:
         key = (shown.state, shown.lang, shown.variant.status if shown.variant is not None else None)
         found = self._badges.get(key)
@@ -206,9 +231,14 @@ class Lang:
 
     def _make_badge(self, shown: Shown) -> Markup:
         _ = self.ui._
-        if shown.state is State.FALLBACK:
-            text = self.ui.capitalised(_("{language} — not yet translated").format(language=self.ui.language_name(shown.lang or "")))
-            return self.macros.badge("untranslated", text, _("There is no text in this language yet; the text is shown in the language of its source."))
+        if shown.state is State.FALLBACK and shown.lang == SOURCE_LANGUAGE:
+            return self.macros.badge("untranslated", _("English original — not yet translated"),
+                                     _("There is no text in this language yet: the English original is shown."))
+        if shown.state is State.FALLBACK:   # no English either: the one language the text exists in
+            language = self.ui.language_name(shown.lang or "")
+            return self.macros.badge("untranslated", _("Only in {language}: no English original").format(language=language),
+                                     _("This text exists only in {language}: it has no English original and no "
+                                       "translation into this language yet.").format(language=language))
         if shown.state is State.STALE:
             return self.macros.badge("stale", _("Stale: the English has changed"),
                                      _("This translation was made from an older English text; compare it with the current English below."))
@@ -231,7 +261,7 @@ class Lang:
         key = (v.source, v.status)
         found = self._meta_titles.get(key)
         if found is None:
-            found = self._meta_titles[key] = f"{self.ui._('Source')}: {self.source_title(v.source)} · {self.status_labels[v.status]}"
+            found = self._meta_titles[key] = f"{self.ui._('Source')}: {self.source_name(v.source)} · {self.status_labels[v.status]}"
         return found
 
     def unit_view(self, unit: Unit, where: Where, *, anchor: str | None, label: str | None, kind: str) -> "UnitView":
@@ -252,7 +282,7 @@ class Lang:
             return ()
         others = shown.unit.variants.get(shown.lang, ())[1:]
         return tuple(Alternative(self.inline.html(variant.text, shown.unit.id, shown.lang, i, where),
-                                 self.source_title(variant.source), self.status_labels[variant.status], variant.note)
+                                 self.source_name(variant.source), self.status_labels[variant.status], variant.note)
                      for i, variant in enumerate(others, start=1))
 
     def inline_title(self, rule: Rule) -> Markup:

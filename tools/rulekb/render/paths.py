@@ -18,6 +18,7 @@ KEYWORDS = "keywords.md"
 GLOSSARY = "glossary.md"
 STATUS = "status.md"
 ARCHIVE = "rulekb-site.zip"   # the whole site as one archive, at the site root
+OFFLINE = "offline.html"      # how to take the site along (another version inside the archive), at the site root
 API_FOLDER = "api"            # the static JSON API, at the site root
 
 

@@ -196,7 +196,7 @@ def sources(c: Lang, rule: Rule) -> tuple[SourceView, ...]:
         texts = tuple((c.ui.language_name(lang), tuple(dict.fromkeys(labels)))
                       for lang, labels in sorted(by_source[source_id].items(), key=lambda kv: order.get(kv[0], 99)))
         source = c.kb.sources.get(source_id)
-        out.append(SourceView(c.source_title(source_id), source.kind if source else None, texts))
+        out.append(SourceView(c.source_title(source_id), c.source_kind(source.kind) if source else None, texts))
     return tuple(out)
 
 
@@ -304,8 +304,57 @@ def rule_rows(c: Lang) -> tuple[IndexRow, ...]:
     return tuple(rows)
 
 
+@dataclass(frozen=True)
+class IndexSection:
+    number: str                  # "702"; "" for the rules of a chapter outside any section
+    title: Markup                # the section's title in this language; empty: not in the knowledge base
+    href: str | None             # the section's own page
+    rows: tuple[IndexRow, ...]
+
+
+@dataclass(frozen=True)
+class IndexChapter:
+    number: str                  # "7"
+    title: str                   # its title in the newest imported release (English); "" when none is imported
+    sections: tuple[IndexSection, ...]
+    rules: int                   # its rules, the sections' own pages aside
+
+
+# an index of more rules than this shows its chapters and sections folded (the whole
+# Comprehensive Rules: ~1,300 rows, some 40,000 px on a phone when listed flat)
+FOLD_OVER = 30
+
+
+def _number_key(number: str) -> tuple[int, ...]:
+    return tuple(int(part) if part.isdigit() else 0 for part in number.split("."))
+
+
+def index_chapters(c: Lang, rows: tuple[IndexRow, ...]) -> tuple[IndexChapter, ...]:
+    """The rows by chapter (the number's first digit) and section (its first three digits),
+    in the order of their numbers; a section's own rule ("702") heads its section."""
+    chapter_titles = dict(c.kb.releases[-1].chapters) if c.kb.releases else {}
+    sections: dict[str, list[IndexRow]] = {}
+    heads: dict[str, IndexRow] = {}
+    for row in sorted(rows, key=lambda r: (_number_key(r.number), r.id)):
+        section = row.number.split(".")[0]
+        if "." not in row.number and section not in heads:
+            heads[section] = row
+        else:
+            sections.setdefault(section, []).append(row)
+    for section in heads:
+        sections.setdefault(section, [])
+    chapters: dict[str, list[IndexSection]] = {}
+    for section in sorted(sections, key=_number_key):
+        head = heads.get(section)
+        chapters.setdefault(section[:1], []).append(
+            IndexSection(section, head.title if head else Markup(""), head.href if head else None, tuple(sections[section])))
+    return tuple(IndexChapter(number, chapter_titles.get(number, ""), tuple(parts), sum(len(s.rows) for s in parts))
+                 for number, parts in chapters.items())
+
+
 def rule_index(c: Lang) -> str:
-    return c.pages.render("pages/rules.md.j2", rules=rule_rows(c))
+    rows = rule_rows(c)
+    return c.pages.render("pages/rules.md.j2", chapters=index_chapters(c, rows), folded=len(rows) > FOLD_OVER)
 
 
 def _sort_key(text: str) -> tuple[str, str]:
