@@ -218,3 +218,32 @@ def test_axe_finds_no_serious_violation(browser, built, axe_source, lang, viewpo
         assert not any(report.values()), {path: found for path, found in report.items() if found}
     finally:
         context.close()
+
+
+@pytest.fixture(scope="session")
+def unpacked(built, tmp_path_factory) -> Path:
+    """The offline archive unpacked, as a judge unpacks it."""
+    import zipfile
+    dest = tmp_path_factory.mktemp("unpacked")
+    with zipfile.ZipFile(built.site / "rulekb-site.zip") as z:
+        z.extractall(dest)
+    return dest / "rulekb-site"
+
+
+def test_the_unpacked_copy_works_from_disk_and_says_it_is_the_offline_copy(browser, unpacked):
+    context = browser.new_context(viewport=PHONE, locale="de-DE")
+    tab = context.new_page()
+    failed: list[str] = []
+    tab.on("requestfailed", lambda r: failed.append(r.url) if "ERR_ABORTED" not in (r.failure or "") else None)
+    try:
+        tab.goto(f"{unpacked.as_uri()}/index.html")
+        tab.wait_for_url("**/de/index.html")
+        tab.locator('a[href="../offline.html#de"]').click()
+        tab.wait_for_url("**/offline.html#de")
+        assert "Offline-Kopie" in tab.locator("section#de").inner_text()
+        assert tab.locator('a[href$="rulekb-site.zip"]').count() == 0
+        tab.locator("section#de a", has_text="Zur Startseite").click()
+        tab.wait_for_url("**/de/index.html")
+        assert not failed, failed
+    finally:
+        context.close()
