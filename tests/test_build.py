@@ -543,7 +543,7 @@ def test_a_full_disk_while_assembling_is_one_clear_error_and_the_site_stays_whol
     shutil.copytree(built.site, site)
     before = digest(site)
 
-    def full_disk(folder, target, prefix):
+    def full_disk(folder, target, prefix, replace=None):
         target.write_bytes(b"PK\x03\x04 half an archive")
         raise OSError(errno.ENOSPC, "No space left on device", str(target))
     monkeypatch.setattr(archive, "zip_folder", full_disk)
