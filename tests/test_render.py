@@ -383,11 +383,11 @@ def test_the_rule_index_groups_rules_by_chapter_and_section_in_number_order(proj
     assert all("open" in a for a in html.find("details"))
 
 
-def test_a_long_rule_index_is_folded_and_sections_are_headed_by_their_own_rule():
+def test_a_long_rule_index_is_folded_and_sections_are_headed_by_their_own_rule(seed):
     from rulekb.render.rules import FOLD_OVER, IndexRow, index_chapters, rule_index
     from markupsafe import Markup
-    kb = load_knowledge_base(ROOT)
-    c = Lang(Shared.of(link(kb)), load_uis(ROOT, kb.languages)["fr"])
+    kb = load_knowledge_base(seed)
+    c = Lang(Shared.of(link(kb)), load_uis(seed, kb.languages)["fr"])
     rows = tuple(IndexRow(f"r{n}", number, f"r{n}.html", Markup(f"T{n}"), number, 1, None, None)
                  for n, number in enumerate(["702.10", "702", "702.9", "100.1", "101", "702.100"]))
     chapters = index_chapters(c, rows)
