@@ -397,3 +397,7 @@ def test_a_long_rule_index_is_folded_and_sections_are_headed_by_their_own_rule(s
     assert len(c.kb.rules) <= FOLD_OVER and ' open' in rule_index(c)
     folded = c.pages.render("pages/rules.md.j2", chapters=chapters, folded=True)
     assert "<details" in folded and " open" not in folded
+    # a chapter's title comes from the newest release (English, marked), its words from the catalog
+    from rulekb.render.rules import IndexChapter
+    titled = c.pages.render("pages/rules.md.j2", chapters=(IndexChapter("7", "Additional Rules", (), 0),), folded=True)
+    assert 'Chapitre 7 : <span lang="en">Additional Rules</span> <small>(0 règle)</small>' in titled
