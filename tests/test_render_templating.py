@@ -113,7 +113,7 @@ def test_compiled_templates_are_kept_and_read_by_the_next_process(tmp_path):
     root = second.get_template("pages/root.html.j2")
     second.get_template("pages/rule.md.j2")
     assert {p.name: p.stat().st_ino for p in folder.iterdir()} == kept   # read, not compiled and written again
-    values = dict(codes=["en"], languages=[], archive_path="a.zip", _=str)
+    values = dict(codes=["en"], languages=[], offline_path="offline.html", _=str)
     assert root.render(values) == make_environment(None).get_template("pages/root.html.j2").render(values)
 
 
@@ -122,7 +122,7 @@ def test_a_cache_that_cannot_be_written_is_left_alone(tmp_path):
     blocker.write_text("not a folder")
     env = make_environment(CompiledTemplates(str(blocker / "templates")))
     assert env.from_string("{{ x }}").render(x="<b>") == "&lt;b&gt;"
-    assert env.get_template("pages/root.html.j2").render(codes=[], languages=[], archive_path="a.zip", _=str)
+    assert env.get_template("pages/root.html.j2").render(codes=[], languages=[], offline_path="offline.html", _=str)
 
 
 def test_the_compiled_templates_live_in_the_user_cache(monkeypatch, tmp_path):
