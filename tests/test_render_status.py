@@ -120,4 +120,4 @@ def test_the_german_and_french_pages_speak_their_language(kb, result, lang, engl
 def test_chart_labels_are_12px_and_the_chart_is_never_scaled_down(kb, result, uis):
     page = status_page(result, kb, uis["en"])
     assert "svg text{font:12px sans-serif}" in page
-    assert '<div class="chart">' in page and ".chart svg{max-width:none" in page
+    assert '<div class="chart" tabindex="0" role="region" aria-label="Coverage">' in page and ".chart svg{max-width:none" in page
