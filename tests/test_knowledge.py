@@ -87,3 +87,21 @@ def test_a_file_that_cannot_be_read_is_a_problem_not_a_traceback(valid_tree, mon
     assert [(p.file, p.line, p.message) for p in err.value.problems] == [(rel, 1, f"cannot read {rel}: Permission denied")]
     assert main(["--root", str(valid_tree), "validate"]) == 2
     assert f"{rel}:1:1: error: cannot read {rel}: Permission denied" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_loading_leaves_the_garbage_collector_as_it_was(valid_tree, enabled):
+    """The collector is paused while the models are made, and as it was afterwards, also when
+    the project is refused."""
+    import gc
+    was = gc.isenabled()
+    (gc.enable if enabled else gc.disable)()
+    try:
+        load_knowledge_base(valid_tree)
+        assert gc.isenabled() is enabled
+        (valid_tree / "rules" / "sources.yaml").write_text("sources: [\n", encoding="utf-8")
+        with pytest.raises(DataError):
+            load_knowledge_base(valid_tree)
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()

@@ -223,6 +223,11 @@ class Rule:
         return self.subrule(letter) if release == self.release else None
 
 
+# The empty mapping every model without entries shares (a printing without printed names or
+# texts): one object, which the knowledge cache's pickles store once per file.
+EMPTY: Mapping[str, str] = MappingProxyType({})
+
+
 @dataclass(frozen=True)
 class Printing:
     """A card as printed in one set: set code, collector number, and the official names and
@@ -231,8 +236,8 @@ class Printing:
 
     set_code: str
     number: str
-    names: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))   # language -> printed name
-    texts: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))   # language -> printed text
+    names: Mapping[str, str] = field(default_factory=lambda: EMPTY)   # language -> printed name
+    texts: Mapping[str, str] = field(default_factory=lambda: EMPTY)   # language -> printed text
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -128,7 +129,7 @@ class Reader:
         if value is None:
             return None
         if is_date(value, partial):
-            return value
+            return sys.intern(value)   # one string per date: the knowledge cache's pickles store it once
         expected = "YYYY-MM-DD or YYYY-MM" if partial else "YYYY-MM-DD"
         self.error(node, f"{what} '{value}' is not a date", f"write a real date as {expected}, e.g. 2018-01-19")  # type: ignore[arg-type]
         return None
@@ -169,7 +170,7 @@ class Reader:
             hint = did_you_mean(value, choices) or f"use one of: {', '.join(choices)}"
             self.error(node, f"{what} '{value}' is not known", hint)  # type: ignore[arg-type]
             return None
-        return value
+        return sys.intern(value)   # (a source id, a status: repeated thousands of times)
 
 
 @dataclass(frozen=True)
@@ -320,7 +321,7 @@ def read_unit(r: Reader, ctx: Context, node: Node, uid: str, kind: UnitKind, lab
             r.error(key, f"unknown language code '{key.value}' in '{label}'", hint)
     variants: dict[str, tuple[Variant, ...]] = {}
     for key, value in m.items:
-        lang = key.value
+        lang = sys.intern(key.value)
         if lang not in ctx.languages:
             continue
         items = r.sequence(value, f"'{label}' {lang}")

@@ -328,15 +328,13 @@ def assemble(project: Project, contents: Sequence[FileContents]) -> KnowledgeBas
 
 
 def _duplicates(items: list[T], key: Callable[[T], str], pos: Callable[[T], Pos], what: str, hint: str) -> list[Problem]:
-    seen: dict[str, Pos] = {}
+    seen: dict[str, T] = {}
     out = []
     for item in items:
-        k, p = key(item), pos(item)
-        if k in seen:
-            first = seen[k]
-            out.append(Problem(p.file, p.line, 1, f"duplicate {what} '{k}' (also at {first.file}:{first.line})", hint))
-        else:
-            seen[k] = p
+        first = seen.setdefault(key(item), item)
+        if first is not item:
+            p, at = pos(item), pos(first)
+            out.append(Problem(p.file, p.line, 1, f"duplicate {what} '{key(item)}' (also at {at.file}:{at.line})", hint))
     return out
 
 
@@ -403,12 +401,12 @@ def _releases_cross(rules: list[Rule], glossary: list[GlossaryEntry], releases: 
     problems: list[Problem] = []
     known = {r.date for r in releases}
     owner: dict[tuple[str, str], Rule] = {}
-    cited: dict[str, Pos] = {}
+    cited: set[str] = set()
     for rule in rules:
         mine: dict[str, str] = {}
         for entry in rule.history:
+            cited.update(entry.releases)
             for rel in entry.releases:
-                cited.setdefault(rel, Pos(rule.file, rule.line))
                 if rel in mine and mine[rel] != entry.number:
                     problems.append(Problem(rule.file, rule.line, 1, f"rule {rule.id} has two numbers in the release {rel}: "
                                             f"{mine[rel]} and {entry.number}", "keep the release in one history entry"))
@@ -418,18 +416,27 @@ def _releases_cross(rules: list[Rule], glossary: list[GlossaryEntry], releases: 
                     problems.append(Problem(rule.file, rule.line, 1, f"{entry.number} is both {other.id} ({other.file}) and "
                                             f"{rule.id} in the release {rel}",
                                             "one rule per number and release: correct one history entry"))
+    for unit in [u for rule in rules for u in rule.units] + [u for g in glossary for u in g.units]:
+        for v in unit.variants.get(SOURCE_LANGUAGE, ()):
+            cited.update(v.releases)
+    missing = cited - known
+    if not missing:
+        return problems
+    # (only now, for the releases without a file: where each is cited first)
+    first: dict[str, Pos] = {}
+    for rule in rules:
+        for entry in rule.history:
+            for rel in missing.intersection(entry.releases):
+                first.setdefault(rel, Pos(rule.file, rule.line))
         for unit in rule.units:
             for v in unit.variants.get(SOURCE_LANGUAGE, ()):
-                for rel in v.releases:
-                    cited.setdefault(rel, v.pos)
-    for entry in glossary:
-        for unit in entry.units:
-            for v in unit.variants.get(SOURCE_LANGUAGE, ()):
-                for rel in v.releases:
-                    cited.setdefault(rel, v.pos)
-    for rel, pos in sorted(cited.items()):
-        if rel not in known:
-            problems.append(Problem(pos.file, pos.line, 1, f"the release {rel} is cited but rules/releases/{rel}.yaml is missing",
-                                    f"import the release again (rulekb import cr FILE) or remove {rel} from the texts"))
+                for rel in missing.intersection(v.releases):
+                    first.setdefault(rel, v.pos)
+    for v in (v for g in glossary for unit in g.units for v in unit.variants.get(SOURCE_LANGUAGE, ())):
+        for rel in missing.intersection(v.releases):
+            first.setdefault(rel, v.pos)
+    for rel, pos in sorted(first.items()):
+        problems.append(Problem(pos.file, pos.line, 1, f"the release {rel} is cited but rules/releases/{rel}.yaml is missing",
+                                f"import the release again (rulekb import cr FILE) or remove {rel} from the texts"))
     return problems
 

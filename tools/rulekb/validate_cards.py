@@ -8,11 +8,12 @@ in `validate`.
 from __future__ import annotations
 
 import re
+import sys
 from types import MappingProxyType
 
 from .diagnostics import Problem
 from .load import MapNode, Node, Scalar, SourceFile
-from .models import SOURCE_LANGUAGE, Card, Pos, Printing, Ruling, UnitKind
+from .models import EMPTY, SOURCE_LANGUAGE, Card, Pos, Printing, Ruling, UnitKind
 from .schema import UUID, Context, Reader, read_unit
 
 __all__ = ["cards_from", "rulings_from"]
@@ -53,7 +54,7 @@ def _card(r: Reader, ctx: Context, node: Node, what: str) -> Card | None:
         number = r.nonempty(fields.get("collector_number"), "card collector_number")
         if set_code and number:
             own = (set_code, number)
-            printings.append(Printing(set_code, number))
+            printings.append(Printing(sys.intern(set_code), number))
     seen: set[tuple[str, str]] = set()
     for item in r.sequence(fields.get("printings"), "card printings"):
         printing = _printing(r, ctx, item)
@@ -70,7 +71,7 @@ def _card(r: Reader, ctx: Context, node: Node, what: str) -> Card | None:
         seen.add(key)
     if not printings and cid is not None:
         r.error(m, f"card '{cid}' has no printing", "give 'printings' (set and number of each) or 'set' and 'collector_number'")
-    keywords = tuple(k for item in r.sequence(fields.get("keywords"), "card keywords")
+    keywords = tuple(sys.intern(k) for item in r.sequence(fields.get("keywords"), "card keywords")
                      if (k := r.nonempty(item, "card keyword")) is not None)
     oracle = r.pattern(fields.get("oracle_id"), "card oracle_id", UUID, "a lowercase UUID")
     source = r.choice(fields.get("source"), "card source", ctx.source_ids)
@@ -99,7 +100,8 @@ def _printing(r: Reader, ctx: Context, node: Node) -> Printing | None:
             texts[lang] = text
     if set_code is None or number is None:
         return None
-    return Printing(set_code, number, MappingProxyType(names), MappingProxyType(texts))
+    return Printing(sys.intern(set_code), number, MappingProxyType(names) if names else EMPTY,
+                    MappingProxyType(texts) if texts else EMPTY)
 
 
 def rulings_from(f: SourceFile, ctx: Context) -> tuple[list[Ruling], list[Problem], list[tuple[Scalar, str]]]:

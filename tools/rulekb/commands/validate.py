@@ -13,20 +13,22 @@ def run(args: argparse.Namespace) -> Exit:
     from ..knowledge import load_knowledge_base
     root = project_root(args)
     kb = load_knowledge_base(root)
-    texts: Counter[str] = Counter()
-    for unit in kb.units():
+    texts: Counter[str] = Counter()   # variants per language
+    have: Counter[str] = Counter()    # units with a text in the language
+    units = kb.units()
+    for unit in units:
         for code, variants in unit.variants.items():
             texts[code] += len(variants)
+            have[code] += 1
     print(f"ok: {root}")
     print(f"  rules     {len(kb.rules)}")
     print(f"  subrules  {sum(len(r.subrules) for r in kb.rules)}")
     print(f"  notes     {sum(len(r.notes) for r in kb.rules)}")
     print(f"  rulings   {len(kb.rulings)}")
     print(f"  cards     {len(kb.cards)}")
-    units = len(kb.units())
     for language in kb.languages:
-        have = sum(1 for u in kb.units() if language.code in u.variants)
-        print(f"  texts {language.code:<4}{texts[language.code]:>4}  ({have} of {units} units, {language.english_name})")
+        print(f"  texts {language.code:<4}{texts[language.code]:>4}  ({have[language.code]} of {len(units)} units, "
+              f"{language.english_name})")
     return Exit.OK
 
 
