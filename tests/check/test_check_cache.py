@@ -71,3 +71,48 @@ def test_a_corrupt_entry_is_a_miss(project):
         entry.write_bytes(b"not a pickle")
     cached_result(project, "full", None, compute)
     assert len(calls) == 2
+
+
+def _check(project: Path, *options: str) -> int:
+    from rulekb.commands import main
+    return main(["--root", str(project), "check", *options])
+
+
+def test_a_repeated_check_prints_the_same_report_without_loading_the_knowledge_base(project, monkeypatch, capsys):
+    _check(project, "--format", "json")
+    first = capsys.readouterr().out
+
+    def no_load(*args, **kwargs):
+        raise AssertionError("the knowledge base was loaded although the report is cached")
+    monkeypatch.setattr("rulekb.knowledge.load_knowledge_base", no_load)
+    code = _check(project, "--format", "json")
+    assert capsys.readouterr().out == first
+    assert code == 1  # the seed data has error findings: the cached run keeps its exit code
+    with pytest.raises(AssertionError, match="was loaded"):
+        _check(project, "--format", "text")   # another format: rendered from the knowledge base
+
+
+def test_a_changed_catalog_renders_the_report_again(project, monkeypatch, capsys):
+    _check(project, "--format", "html")
+    capsys.readouterr()
+    catalog = project / "translations" / "ui" / "de.po"
+    catalog.write_text(catalog.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    loads: list[int] = []
+    real = load_knowledge_base
+
+    def counted(*args, **kwargs):
+        loads.append(1)
+        return real(*args, **kwargs)
+    monkeypatch.setattr("rulekb.knowledge.load_knowledge_base", counted)
+    _check(project, "--format", "html")
+    assert loads == [1]   # the result is cached (same data), the report is made again
+
+
+def test_the_key_is_made_of_the_digests_the_loader_read(project):
+    from rulekb.knowledge import read_files
+    files = read_files(project)
+    assert set(files.digests) == set(files.data) and "rules/comprehensive/retrace.yaml" in files.digests
+    assert inputs_key(files, "full", None) == inputs_key(project, "full", None)
+    retrace = project / "rules" / "comprehensive" / "retrace.yaml"
+    retrace.write_bytes(retrace.read_bytes() + b"\n")
+    assert inputs_key(read_files(project), "full", None) != inputs_key(files, "full", None)

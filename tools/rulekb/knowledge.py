@@ -2,7 +2,9 @@
 other (then come check -> render -> report). Every command that reads a project starts here.
 
 `load_knowledge_base(root)`:
-1. lists the YAML files of the project (`layout.data_files`);
+1. lists the YAML files of the project (`layout.data_files`) and reads each once (`read_files`:
+   its bytes and their SHA-256, the digests that key the knowledge cache and, whole, the cache of
+   check results);
 2. reads the languages and sources (`schema.read_project`), what every data file is checked against;
 3. parses each file (`load.parse_bytes`) and schema-checks it into its models (`validate.check_file`);
 4. when a file does not parse, raises the parse problems of all files (nothing else is checked:
@@ -12,11 +14,12 @@ other (then come check -> render -> report). Every command that reads a project 
 `load_linked(root)` adds stage 3, the references between units (`link.link`).
 
 Step 3 is what takes the time (a second for the whole Comprehensive Rules), and its result for a
-file depends only on the file's path and bytes, the project's languages and sources, and the code:
+file depends only on the file's path and digest, the project's languages and sources, and the code:
 the knowledge cache (`cache.FileCache`, under the per-user `cache.cache_dir()`) keeps it under
 that key, so that `validate`, `check`, `show` and `build` read again only the files that
 changed. The cross-file checks of step 4 run every time. ``RULEKB_CACHE_DIR=`` (empty) or
-`load_knowledge_base(root, cache=False)` reads without it.
+`load_knowledge_base(root, cache=False)` reads without it. While the models are made, Python's
+cyclic garbage collector is paused (`collection_paused`, which says why).
 """
 
 from __future__ import annotations
@@ -24,9 +27,12 @@ from __future__ import annotations
 import contextlib
 import functools
 import gc
+import hashlib
 import sys
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from types import MappingProxyType
+from typing import Iterator, Mapping
 
 import yaml
 
@@ -40,11 +46,39 @@ from .schema import Context, read_project
 from .validate import FileContents, assemble, check_file
 
 
-def load_knowledge_base(root: Path, *, cache: bool = True) -> KnowledgeBase:
+def load_knowledge_base(root: Path, *, cache: bool = True, files: "ProjectFiles | None" = None) -> KnowledgeBase:
     """load + validate: the project under `root` into a KnowledgeBase (or a DataError); with
-    `cache`, through the knowledge cache (when there is a cache folder)."""
+    `cache`, through the knowledge cache (when there is a cache folder). `files`: the project's
+    files as `read_files` read them already (so that they are read once)."""
     with collection_paused():
-        return _load(Path(root), cache)
+        return _load(files if files is not None else read_files(root), cache)
+
+
+@dataclass(frozen=True)
+class ProjectFiles:
+    """The data files of a project (`layout.data_files`) as read once: each file's bytes and
+    the SHA-256 of them (hex) by its path relative to the root, in the layout's order, and the
+    problems of listing and reading them. The loader keys the knowledge cache by the digests,
+    and hands them to what is keyed by the whole project (the cache of check results)."""
+
+    root: Path
+    data: Mapping[str, bytes]
+    digests: Mapping[str, str]
+    problems: tuple[Problem, ...]
+
+
+def read_files(root: Path) -> ProjectFiles:
+    """Read every data file of the project under `root` once."""
+    root = Path(root)
+    paths, problems = data_files(root)
+    data: dict[str, bytes] = {}
+    for path in paths:
+        rel = path.relative_to(root).as_posix()
+        found = _read_bytes(path, rel, problems)
+        if found is not None:
+            data[rel] = found
+    digests = {rel: hashlib.sha256(found).hexdigest() for rel, found in data.items()}
+    return ProjectFiles(root, MappingProxyType(data), MappingProxyType(digests), tuple(problems))
 
 
 @contextlib.contextmanager
@@ -64,12 +98,12 @@ def collection_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _load(root: Path, cache: bool) -> KnowledgeBase:
-    paths, problems = data_files(root)
+def _load(files: ProjectFiles, cache: bool) -> KnowledgeBase:
+    root = files.root
+    problems = list(files.problems)
     context_files: dict[str, SourceFile | None] = {}
     for rel in (LANGUAGES_FILE, SOURCES_FILE):
-        path = root / rel
-        data = _read_bytes(path, rel, problems) if path.is_file() else None
+        data = files.data.get(rel)
         parsed, found = parse_bytes(rel, data) if data is not None else (None, [])
         context_files[rel] = parsed
         problems += found
@@ -79,17 +113,13 @@ def _load(root: Path, cache: bool) -> KnowledgeBase:
     store = knowledge_cache() if cache and ctx is not None else None
     context_key = repr((ctx.languages, ctx.source_ids)) if ctx is not None else ""
     contents: list[FileContents] = []
-    for path in paths:
-        rel = path.relative_to(root).as_posix()
+    for rel, data in files.data.items():
         if rel in context_files:
-            continue
-        data = _read_bytes(path, rel, problems)
-        if data is None:
             continue
         if store is None:
             found, checked = _read(rel, data, ctx)
         else:
-            key = store.key(context_key, rel, data)
+            key = store.key(context_key, rel, files.digests[rel])
             entry = store.get(key)
             if isinstance(entry, tuple) and len(entry) == 2:
                 found, checked = entry

@@ -1,12 +1,19 @@
-"""The cache of check results (stage: check, load -> validate -> link -> check -> render -> report).
+"""The cache of check results and their reports (stage: check, load -> validate -> link -> check
+-> render -> report).
 
 The checks are pure functions of the project's YAML (rules/ and translations/: the knowledge
-base, the termbase, the waivers), the profile and the languages asked for. So `rulekb check` on a
-project where nothing changed reuses the last result instead of running the checks again:
-`cached_result` keys it by the SHA-256 of every data file's path and bytes, the profile and the
-languages, under ``<cache dir>/checks/<code version>/`` (the code version hashes the check
-package and the modules it reads, so a change of a check is a new folder). It sits beside the
-knowledge cache (`rulekb.cache`); delete the folder to clear it.
+base, the termbase, the waivers), the profile and the languages asked for; a report is a pure
+function of the result, the knowledge base and the UI catalogs. So `rulekb check` on a project
+where nothing changed reuses the last result — and the report it printed — instead of loading
+the knowledge base and running the checks again. `RunCache` keys a run by the SHA-256 of every
+data file (the digests `knowledge.read_files` took when it read them: nothing is read twice),
+the profile and the languages; a report adds its format and the bytes of the UI catalogs. The
+entries live under ``<cache dir>/checks/<code version>/`` (the code version hashes the check and
+report packages and the modules they read, so a change of a check or a report is a new folder),
+beside the knowledge cache (`rulekb.cache`); delete the folder to clear it.
+
+With every report of a run cached, `rulekb check` reads the files, hashes them and prints: the
+knowledge base is not loaded at all (with all rules and cards, loading it is ~2 s).
 """
 
 from __future__ import annotations
@@ -18,49 +25,94 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from .. import cache as cache_module
-from ..layout import data_files
+from ..knowledge import ProjectFiles, read_files
+from ..layout import TRANSLATIONS_DIR
 from . import CheckResult
 
-# The modules whose code decides a check result, besides the check package itself.
-_INPUT_MODULES = ("models.py", "refs.py", "termbase.py", "phraseology.py", "langid.py", "schema.py", "validate.py", "validate_cards.py",
-                  "link.py", "load.py")
+# The modules whose code decides a check result or a report, besides the check and report packages.
+_INPUT_MODULES = ("models.py", "refs.py", "termbase.py", "phraseology.py", "langid.py", "schema.py", "validate.py",
+                  "validate_cards.py", "link.py", "load.py", "layout.py", "knowledge.py", "i18n.py", "render/templating.py")
+UI_CATALOGS = TRANSLATIONS_DIR + "/ui"   # the gettext catalogs a report's labels may come from
 
 
 @functools.cache
 def code_version() -> str:
-    """A hash of the check package's sources and of the modules it reads, with Python's version."""
+    """A hash of the check and report packages' sources, the report templates and the modules
+    they read, with Python's version."""
     package = Path(__file__).resolve().parent
-    paths = sorted(package.glob("*.py")) + [package.parent / name for name in _INPUT_MODULES]
+    top = package.parent
+    paths = (sorted(package.glob("*.py")) + sorted((top / "report").glob("*.py"))
+             + [top / name for name in _INPUT_MODULES]
+             + sorted(p for p in (top / "templates").rglob("*") if p.is_file()))
     return cache_module.code_version(paths, sys.version)
 
 
-def inputs_key(root: Path, profile: str, langs: Iterable[str] | None) -> str | None:
-    """The key of a check run: every data file's path and bytes, the profile, the languages
-    (None when a file cannot be read: then the run is not cached)."""
-    paths, problems = data_files(root)
-    if problems:
+def inputs_key(files: ProjectFiles | Path, profile: str, langs: Iterable[str] | None) -> str | None:
+    """The key of a check run: every data file's path and digest, the profile, the languages
+    (None when a file cannot be read: then the run is not cached). `files` as the loader read
+    them (a project folder: read now)."""
+    if not isinstance(files, ProjectFiles):
+        files = read_files(files)
+    if files.problems:
         return None
     parts: list[str] = [profile, repr(None if langs is None else tuple(langs))]
+    for rel, digest in files.digests.items():
+        parts += [rel, digest]
+    return cache_module.FileCache.key(*parts)
+
+
+class RunCache:
+    """The cached result and reports of one check run (a project state, profile and languages);
+    nothing is kept when caches are off or a file cannot be read."""
+
+    def __init__(self, files: ProjectFiles, profile: str, langs: Iterable[str] | None):
+        folder = cache_module.cache_dir()
+        self.files = files
+        self.key = inputs_key(files, profile, langs) if folder is not None else None
+        self.store = (cache_module.FileCache(folder / "checks", code_version())
+                      if folder is not None and self.key is not None else None)
+
+    def result(self, compute: Callable[[], CheckResult]) -> CheckResult:
+        """The run's result: cached, else `compute()` (and kept)."""
+        if self.store is None or self.key is None:
+            return compute()
+        found = self.store.get(self.key)
+        if isinstance(found, CheckResult):
+            return found
+        result = compute()
+        self.store.put(self.key, result)
+        return result
+
+    def report(self, fmt: str, make: Callable[[], str]) -> str:
+        """The run's report in `fmt`: cached (for the same UI catalogs), else `make()` (and kept)."""
+        if self.store is None or self.key is None:
+            return make()
+        key = cache_module.FileCache.key(self.key, "report", fmt, *_catalogs(self.files.root))
+        found = self.store.get(key)
+        if isinstance(found, str):
+            return found
+        text = make()
+        self.store.put(key, text)
+        return text
+
+
+def _catalogs(root: Path) -> list[str]:
+    """Each UI catalog's name and SHA-256 (the labels of a localised report)."""
+    folder = root / UI_CATALOGS
+    try:
+        paths = sorted(p for p in folder.iterdir() if p.is_file())
+    except OSError:
+        return []
+    out = []
     for path in paths:
         try:
-            data = path.read_bytes()
+            out += [path.name, hashlib.sha256(path.read_bytes()).hexdigest()]
         except OSError:
-            return None
-        parts += [path.relative_to(root).as_posix(), hashlib.sha256(data).hexdigest()]
-    return cache_module.FileCache.key(*parts)
+            out += [path.name, "unreadable"]
+    return out
 
 
 def cached_result(root: Path, profile: str, langs: Iterable[str] | None,
                   compute: Callable[[], CheckResult]) -> CheckResult:
     """The result of `compute()` for this project state, from the cache when it holds one."""
-    folder = cache_module.cache_dir()
-    key = inputs_key(root, profile, langs) if folder is not None else None
-    if folder is None or key is None:
-        return compute()
-    store = cache_module.FileCache(folder / "checks", code_version())
-    found = store.get(key)
-    if isinstance(found, CheckResult):
-        return found
-    result = compute()
-    store.put(key, result)
-    return result
+    return RunCache(read_files(root), profile, langs).result(compute)

@@ -41,23 +41,38 @@ def arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> Exit:
     from ..check import run_checks
-    from ..check.cache import cached_result
+    from ..check.cache import RunCache
     from ..files import make_folder, write_output
     from ..report import render
-    from ..knowledge import load_knowledge_base
+    from ..knowledge import load_knowledge_base, read_files
     if args.reports and args.output:
         raise Failure("--reports writes every format itself; give --reports DIR or --output FILE, not both")
     root = project_root(args)
+    files = read_files(root)   # read once: the loader and the cache key share the bytes and digests
+    cache = RunCache(files, args.profile, args.lang)
+    loaded: list = []
+
+    def knowledge():   # loaded only when a result or a report is not cached
+        if not loaded:
+            loaded.append(load_knowledge_base(root, files=files))
+        return loaded[0]
+
     # on the whole rules the checks run in two processes (`run_checks`, `rulekb.parallel`), the
-    # language model loading in the one that runs the language checks
-    kb = load_knowledge_base(root)
-    # nothing changed since the last run (same YAML, profile, languages, code): its result
-    result = cached_result(root, args.profile, args.lang,
-                           lambda: run_checks(kb, root, profile=args.profile, langs=args.lang))
-    # the report speaks the language it is about: `--lang de` alone gives a German report
-    from ..i18n import load_ui
-    spoken = [lang for lang in kb.languages if args.lang and len(set(args.lang)) == 1 and lang.code == args.lang[0]]
-    ui = load_ui(root, spoken[0]) if spoken else None
+    # language model loading in the one that runs the language checks; nothing changed since
+    # the last run (same YAML, profile, languages, code): its result and reports
+    result = cache.result(lambda: run_checks(knowledge(), root, profile=args.profile, langs=args.lang))
+
+    def report(fmt: str) -> str:
+        """The report in `fmt`, rendered (when the cache has none) in the language it is about:
+        `--lang de` alone gives a German report (the catalogs are part of the report's key)."""
+        def make() -> str:
+            from ..i18n import load_ui
+            kb = knowledge()
+            spoken = [lang for lang in kb.languages if args.lang and len(set(args.lang)) == 1 and lang.code == args.lang[0]]
+            ui = load_ui(root, spoken[0]) if spoken else None
+            return render(result, kb, fmt, ui)
+        return cache.report(fmt, make)
+
     code = Exit(result.exit_code)
     summary = (f"{result.summary['findings']} findings ({result.summary['errors']} errors), "
                f"{len(result.waived)} waived; exit code {result.exit_code}")
@@ -65,10 +80,10 @@ def run(args: argparse.Namespace) -> Exit:
         folder = Path(args.reports)
         make_folder(folder)
         for fmt, name in REPORT_FILES:
-            write_output(folder / name, render(result, kb, fmt, ui))
+            write_output(folder / name, report(fmt))
         print(f"wrote {', '.join(str(folder / name) for _, name in REPORT_FILES)}: {summary}", file=sys.stderr)
         return code
-    text = render(result, kb, args.format, ui)
+    text = report(args.format)
     if args.output:
         if args.output != "-":
             make_folder(Path(args.output).parent)
