@@ -208,3 +208,16 @@ def test_show_prints_the_rules_number_history(seed, capsys):
                        "  702.79     2011-06 … 2013-07; source cr-archive",
                        "  702.80     2013-07 … 2021-04; source cr-archive",
                        "  702.81     since 2021-04; source cr-archive"]
+
+
+def test_serve_without_the_plugin_ends_through_the_commands_error_path(monkeypatch, capsys):
+    """`rulekb serve` raises its failure like every command: `main` prints "error: …" and exits
+    with the build's code."""
+    from rulekb import build
+    from rulekb.exitcodes import Exit
+
+    def not_installed() -> None:
+        raise build.BuildError("the rulekb mkdocs plugin is not registered")
+    monkeypatch.setattr(build, "check_plugin_installed", not_installed)
+    assert main(["--root", str(ROOT), "serve", "--lang", "de"]) == Exit.BUILD_FAILED
+    assert capsys.readouterr().err == "error: the rulekb mkdocs plugin is not registered\n"

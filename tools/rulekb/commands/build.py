@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from ..exitcodes import Exit
-from .common import Command, project_root
+from .common import Command, Failure, project_root
 
 
 def build_arguments(p: argparse.ArgumentParser) -> None:
@@ -49,9 +49,8 @@ def serve(args: argparse.Namespace) -> Exit:
     work = root / "build" / "serve"
     try:
         check_plugin_installed()
-    except BuildError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return Exit.BUILD_FAILED
+    except BuildError as exc:   # `commands.main` prints "error: …" and exits with the code
+        raise Failure(str(exc), Exit.BUILD_FAILED) from exc
     prepared = prepare(root, [args.lang])
     write_config(root, work, prepared, args.lang, regenerate=True)   # the plugin renders the pages
     print(f"serving {args.lang} on http://{args.dev_addr}/ — edit rules/, translations/ or content/ and the page reloads; "

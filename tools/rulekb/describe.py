@@ -1,0 +1,113 @@
+"""What `rulekb show` says about a rule number, as lines of text (beside link: it reads the
+linked knowledge base; `releases` answers what a number was in a rules release). The command
+prints these lines and decides the exit code; nothing here prints.
+
+- `rule_lines(found, langs, kb)`: the rule or subrule a number leads to today (`link.Lookup`),
+  its number history (`history_lines`), and every text of the languages asked for, its source,
+  status and place in the files;
+- `release_lines(kb, ref, release, langs)`: what the number was in a rules release, where the
+  rules that had it are there, and the texts as they were (None as the meaning when the
+  knowledge base cannot tell).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from .link import Lookup
+from .models import SOURCE_LANGUAGE, KnowledgeBase, Rule, Unit, english_hash
+from .releases import Meaning, english_at, explain, units_in
+
+__all__ = ["rule_lines", "history_lines", "unit_lines", "release_lines"]
+
+
+def rule_lines(found: Lookup, langs: Sequence[str], kb: KnowledgeBase) -> list[str]:
+    """How a number was found, the rule (title in the first language, id, number today) and its
+    units' texts (only the subrule's when the number is a subrule's)."""
+    rule = found.target.rule
+    title = rule.title.text(langs[0]) if rule.title else None
+    name = f" {title.text}" if title else ""
+    lines = [found.explain(), f"rule {rule.number}{name} (id {rule.id}; number today: {rule.current_number})"]
+    lines += history_lines(rule)
+    units = [found.target.subrule.unit] if found.target.subrule else list(rule.units)
+    for unit in units:
+        lines += unit_lines(unit, langs, kb)
+    return lines
+
+
+def history_lines(rule: Rule) -> list[str]:
+    """The rule's number history, oldest first: each number with the releases (imported) or the
+    span (from a curated history) it covers, and its source."""
+    if not rule.history:
+        return []
+    out = ["number history:"]
+    for entry, end, current in rule.history_spans():
+        if entry.releases:
+            first, last, n = entry.releases[0], entry.releases[-1], len(entry.releases)
+            span = f"{first} … {last} ({n} release{'s' if n != 1 else ''})" if n > 1 else f"{first} (1 release)"
+        else:
+            span = (f"since {entry.since}" if current else f"until {end}" if entry.since is None
+                    else f"{entry.since} … {end}" if end else f"{entry.since}")
+        out.append(f"  {entry.number:<10} {span}; source {entry.source}")
+    return out
+
+
+def unit_lines(unit: Unit, langs: Sequence[str], kb: KnowledgeBase) -> list[str]:
+    """A unit's label and id, then each variant of each language: its text, then its source,
+    status (alternative, stale) and file:line; a language without a text says so."""
+    lines = [f"{unit.label}  [{unit.id}]"]
+    english = unit.text(SOURCE_LANGUAGE)
+    for lang in langs:
+        variants = unit.variants.get(lang, ())
+        if not variants:
+            lines.append(f"  {lang}: (missing: no {lang} text)")
+            continue
+        for v in variants:
+            flags = [v.status.value] + ([] if v.canonical else ["alternative"])
+            if v.translated_from and english and v.translated_from != english_hash(english.text):
+                flags.append("stale: its English has changed")
+            src = kb.sources[v.source]
+            lines.append(f"  {lang}: {v.text}")
+            lines.append(f"      source: {src.id} ({src.title}); status: {', '.join(flags)}; {v.pos.file}:{v.pos.line}")
+    return lines
+
+
+def release_lines(kb: KnowledgeBase, ref: str, release: str,
+                  langs: Sequence[str]) -> tuple[list[str], Meaning | None]:
+    """What `ref` is in the release (`releases.explain`, as one line of text, empty when it has
+    nothing to say), then — when the knowledge base knows what it means there — the rule as it
+    was in that release: each unit's English of that release, and each translation with
+    whether it was made from that English. The meaning comes back too (None: not known)."""
+    answer = explain(kb, ref, release)
+    lines = ["\n".join(answer.lines)]
+    meaning = answer.meaning
+    if meaning is None:
+        return lines, None
+    rule = meaning.rule
+    letter = meaning.number[-1] if meaning.subrule is not None else None
+    title = english_at(rule.title, release, rule.release) if rule.title else None
+    lines.append(f"rule {meaning.number if letter is None else meaning.number[:-1]}"
+                 f"{' ' + title.text if title else ''} (id {rule.id}) as in the release of {release}; "
+                 f"number today: {rule.current_number}")
+    for label, unit in units_in(rule, release, letter):
+        english = english_at(unit, release, rule.release)
+        lines.append(f"{label}  [{unit.id}]")
+        for lang in langs:
+            if lang == SOURCE_LANGUAGE:
+                if english is None:
+                    lines.append(f"  {lang}: (no English text known for this release)")
+                    continue
+                src = kb.sources[english.source]
+                lines.append(f"  {lang}: {english.text}")
+                lines.append(f"      source: {src.id} ({src.title}); {english.pos.file}:{english.pos.line}")
+                continue
+            variant = unit.text(lang)
+            if variant is None:
+                lines.append(f"  {lang}: (missing: no {lang} text)")
+                continue
+            made_from = ("made from this release's English" if english is not None and variant.translated_from
+                         == english_hash(english.text) else "made from another English version")
+            lines.append(f"  {lang}: {variant.text}")
+            lines.append(f"      source: {variant.source}; status: {variant.status.value}; {made_from}; "
+                         f"{variant.pos.file}:{variant.pos.line}")
+    return lines, meaning
