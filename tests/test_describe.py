@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import ROOT
 from rulekb.describe import release_lines, rule_lines, unit_lines
 from rulekb.knowledge import load_knowledge_base
 from rulekb.link import link
 
 
 @pytest.fixture(scope="module")
-def kb():
-    return load_knowledge_base(ROOT)
+def kb(seed):
+    return load_knowledge_base(seed)
 
 
 def test_a_subrule_by_its_old_number_lists_every_text_with_source_and_status(kb):
