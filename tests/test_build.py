@@ -28,6 +28,7 @@ from conftest import data_copy
 from rulekb import commands
 from rulekb.build import SITE_MARKER, BuildError, build_site
 from rulekb.diagnostics import DataError
+from rulekb.render.search import decode
 
 ROOT = sitebuild.ROOT
 HOSTILE = Path(__file__).resolve().parent / "data" / "site" / "hostile"
@@ -134,31 +135,39 @@ def test_german_and_french_pages_have_no_english_interface_text(built, lang):
     assert seen > 300   # every page has some: the check reads what it should
 
 
-def test_one_search_index_per_language_with_its_stemmer(built):
-    for lang, word, page in (("de", "Friedhof", "rules/retrace.html"), ("fr", "cimetière", "rules/retrace.html"),
-                             ("en", "graveyard", "rules/retrace.html")):
-        index = json.loads((built.site / lang / "search" / "search_index.json").read_text(encoding="utf-8"))
-        assert index["config"]["lang"] == [lang]
-        assert any(doc["location"].startswith(page) and word in doc["text"] for doc in index["docs"]), (lang, word)
-        assert not any(doc["location"].startswith("parallel/") for doc in index["docs"])  # parallel views mix languages
-        js = (built.site / lang / "search" / "search_index.js").read_text(encoding="utf-8")
-        assert js.startswith("var __index = ")  # search from file://
-    assert (built.site / "de" / "assets" / "javascripts" / "lunr" / "min" / "lunr.de.min.js").is_file()
-    assert not (built.site / "de" / "assets" / "javascripts" / "lunr" / "min" / "lunr.fr.min.js").exists()
+def test_one_search_index_per_language_and_the_shared_parts(built):
+    """The prebuilt index (render.search) is in the site: each language's rules part in its
+    language, the card names and older numbers once for all; material's search is not."""
+    for lang, word in (("de", "Friedhof"), ("fr", "cimetière"), ("en", "graveyard")):
+        part = decode((built.site / lang / "search" / "rules.js").read_text(encoding="utf-8"))
+        assert part["lang"] == lang
+        retrace = next(rule for rule in part["rules"] if rule[0] == "retrace")
+        assert any(word in unit[2] for unit in retrace[6]), (lang, word)
+    cards = decode((built.site / "search" / "cards.js").read_text(encoding="utf-8"))
+    assert ["queens-agent", "Queen's Agent", "Agent der Königin", "Agent de la reine"] in cards["cards"]
+    assert "702.81a" not in decode((built.site / "search" / "numbers.js").read_text(encoding="utf-8"))["numbers"]
+    for lang in LANGS:
+        page = (built.site / lang / "rules" / "retrace.html").read_text(encoding="utf-8")
+        assert 'src="../assets/javascripts/rulekb-search.js"' in page and 'data-rules="../search/rules.js"' in page
+        assert not (built.site / lang / "assets" / "javascripts" / "lunr").exists()
+        assert not list((built.site / lang / "assets" / "javascripts").glob("workers/search.*"))
+        assert not (built.site / lang / "search" / "search_index.json").exists()
 
 
 def test_the_sections_the_search_never_reads_are_on_the_pages_and_not_in_the_index(built):
     """The blocks of the number history, versions, sources and backlinks reach mkdocs after the
     search has read the page (`render.markup.split_blocks`, the plugin's on_post_page): they are
-    on the page where they belong, no placeholder is left, and the search does not know them."""
+    on the page where they belong, no placeholder is left, and the search (its index is made from
+    the knowledge base, render.search) does not know them."""
     for lang in LANGS:
         page = (built.site / lang / "rules" / "retrace.html").read_text(encoding="utf-8")
         history = page.index('id="history"')
         assert history < page.index('<ul class="rulekb-history">') < page.index('id="versions"')
         assert page.index('id="versions"') < page.index('<div class="rulekb-versions"') < page.index('id="sources"')
-        index = (built.site / lang / "search" / "search_index.json").read_text(encoding="utf-8")
+        index = json.dumps(decode((built.site / lang / "search" / "rules.js").read_text(encoding="utf-8")),
+                           ensure_ascii=False)
         assert "rulekb-deferred-" not in index and "rulekb-block-" not in index
-        assert "#history" not in index and "#versions" not in index
+        assert "history" not in index and "versions-" not in index
     for path in built.site.rglob("*.html"):
         text = path.read_text(encoding="utf-8")
         assert "rulekb-deferred-" not in text and "rulekb-block-" not in text, path
@@ -182,9 +191,6 @@ def test_no_page_loads_anything_remote(built):
         elif path.suffix == ".js":
             text = path.read_text(encoding="utf-8")
             assert not re.search(r"(?:importScripts|new Worker)\(\s*['\"`](?:https?:)?//", text), path
-    shim = built.site / "de" / "assets" / "javascripts" / "iframe-worker-shim.js"
-    assert shim.is_file()
-    assert 'src="../assets/javascripts/iframe-worker-shim.js"' in (built.site / "de" / "rules" / "retrace.html").read_text("utf-8")
 
 
 def test_the_site_holds_no_template_source(built):
@@ -317,8 +323,7 @@ def test_rulekb_build_with_a_new_language_and_hostile_texts(tmp_path, capsys):
     assert title.startswith("702.9 Shield &lt;i&gt;")
     status = (site / "en" / "status.html").read_text("utf-8")   # the title in a heading, escaped once (no "\<i>")
     assert re.search(r"<h3[^>]*><a [^>]*>702\.9 Shield &lt;i&gt;</a>", status) and "\\&lt;" not in status
-    index = json.loads((site / "it" / "search" / "search_index.json").read_text(encoding="utf-8"))
-    assert index["config"]["lang"] == ["it"]
+    assert decode((site / "it" / "search" / "rules.js").read_text(encoding="utf-8"))["lang"] == "it"
 
 
 def _free_port() -> int:

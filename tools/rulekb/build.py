@@ -8,7 +8,7 @@ into the static site, one mkdocs-material site per language.
    (headings, placeholders) plus its HTML blocks, which the rulekb plugin puts back after
    Markdown (Markdown never parses the texts, and is not slowed down by thousands of HTML
    blocks); only a small generated ``build/<lang>/mkdocs.yml`` is written, which INHERITs the
-   root ``mkdocs.yml`` and sets the language, its search stemmer and its navigation;
+   root ``mkdocs.yml`` and sets the language and its navigation;
 4. run mkdocs for the languages in processes side by side (`parallel`: each process sees the
    rendered pages without any copying and imports nothing again); a language whose inputs did
    not change since its last build (same fingerprint) is not built again;
@@ -49,7 +49,7 @@ from typing import Callable, Iterator, Mapping, Sequence, TextIO, TypeVar
 from . import __version__, archive, parallel, sitefolder
 from .diagnostics import DataError, Problem
 from .files import WriteError, make_folder, os_problem, write_atomic
-from .i18n import N_, UI, load_uis
+from .i18n import N_, UI, catalog_path, load_uis
 from .link import LinkedKB, link
 from .models import KnowledgeBase
 from .render import RenderedSite, paths, render_site
@@ -201,14 +201,6 @@ def source_date_epoch(kb: KnowledgeBase) -> int:
 # ---------------------------------------------------------------- mkdocs configs
 
 
-def lunr_languages() -> frozenset[str]:
-    """The languages material's search has a stemmer for (its lunr.<code>.min.js files)."""
-    import material
-    folder = Path(material.__file__).parent / "templates" / "assets" / "javascripts" / "lunr" / "min"
-    found = {p.name.split(".")[1] for p in folder.glob("lunr.*.min.js")}
-    return frozenset(found - {"stemmer", "multi"}) | {"en"}
-
-
 def material_languages() -> frozenset[str]:
     import material
     folder = Path(material.__file__).parent / "templates" / "partials" / "languages"
@@ -236,7 +228,6 @@ def language_config(root: Path, work: Path, lang: str, kb: KnowledgeBase, ui: UI
         "theme": {"language": theme_language, "custom_dir": rel(TEMPLATES)},
         "nav": [{str(escape(title)): path} for title, path in nav],
         "plugins": {
-            "search": {"lang": [lang if lang in lunr_languages() else "en"]},
             "rulekb": {"lang": lang, "root": rel(root), "regenerate": regenerate,
                        "languages": [[l.code, l.name] for l in kb.languages],
                        "permalink_title": ui._("Permanent link")},
@@ -283,10 +274,11 @@ def tree_digest(folder: Path) -> str:
 
 def fingerprint(folder: Path, root: Path, epoch: int, inputs: "LanguageInputs") -> str:
     """Everything a language's mkdocs output depends on: its pages (in memory), its mkdocs.yml,
-    the root mkdocs.yml, the templates and the plugin, the versions of the programs and the
-    build date."""
+    the root mkdocs.yml, the templates and the plugin, the UI catalog of its language (the
+    theme's strings), the versions of the programs and the build date."""
     versions = [f"{name}={_version(name)}" for name in ("mkdocs", "mkdocs-material", "Markdown", "pymdown-extensions")]
-    parts = [inputs.digest, (folder / "mkdocs.yml").read_text("utf-8"), (root / ROOT_CONFIG).read_text("utf-8"),
+    catalog = catalog_path(root, inputs.lang)
+    parts = [inputs.digest, hashlib.sha256(catalog.read_bytes() if catalog.is_file() else b"").hexdigest(), (folder / "mkdocs.yml").read_text("utf-8"), (root / ROOT_CONFIG).read_text("utf-8"),
              tree_digest(TEMPLATES), hashlib.sha256(Path(__file__).with_name("mkdocs_plugin.py").read_bytes()).hexdigest(),
              __version__, str(epoch), sys.version, *versions]
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
@@ -430,9 +422,9 @@ class _Messages(logging.Handler):
         self.lines.append(f"{record.levelname}: {record.getMessage()}")
 
 
-def build_language(folder: Path, inputs: LanguageInputs, epoch: int) -> LanguageBuild:
+def build_language(folder: Path, inputs: LanguageInputs, epoch: int, ui: UI | None = None) -> LanguageBuild:
     """Step 4 for one language, in this process: mkdocs, strict (a warning fails the build),
-    with the pages of `inputs`."""
+    with the pages of `inputs` and the UI strings of `ui` for the theme."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
 
@@ -445,7 +437,7 @@ def build_language(folder: Path, inputs: LanguageInputs, epoch: int) -> Language
     try:
         config = load_config(config_file=str(folder / "mkdocs.yml"), strict=True)
         plugin = config.plugins["rulekb"]
-        plugin.provide(inputs.pages, inputs.blocks, inputs.assets)
+        plugin.provide(inputs.pages, inputs.blocks, inputs.assets, ui)
         build(config)
     except OSError as exc:  # a full disk, a missing permission: the file and the fix, not mkdocs' traceback
         raise WriteError([os_problem(exc.filename or folder, exc)]) from None
@@ -541,7 +533,8 @@ def build_languages(work: Path, prepared: Prepared, inputs: Mapping[str, Languag
 
     if todo:
         import mkdocs.commands.build  # noqa: F401  (imported once, here: the forked processes share it)
-        jobs_of = [(lambda lang=lang: build_language(work / lang, inputs[lang], prepared.epoch)) for lang, _ in todo]
+        jobs_of = [(lambda lang=lang: build_language(work / lang, inputs[lang], prepared.epoch, prepared.uis[lang]))
+                   for lang, _ in todo]
         run_jobs(jobs_of, max(1, min(jobs, len(todo))), finished, meanwhile)
     else:
         meanwhile()

@@ -158,14 +158,15 @@ _CALL_IN_FSTRING = re.compile(r"""(?<![\w.])(?:N_|_|gettext)\((['"])((?:(?!\1)[^
 
 
 def extract_messages(package: Path) -> Catalog:
-    """The UI strings of the code and of the page templates (``_``, ``N_``, ``ngettext``), as a
-    template catalog."""
+    """The UI strings of the code, of the page templates and of the theme overrides (``_``,
+    ``N_``, ``ngettext``), as a template catalog."""
     from babel.messages.extract import extract_from_dir
 
     catalog = Catalog(project="rulekb", version="", creation_date=dt.datetime(2000, 1, 1, tzinfo=dt.timezone.utc),
                       msgid_bugs_address="", copyright_holder="", fuzzy=False)
     for _file, _line, message, _comments, _context in extract_from_dir(
-            str(package), method_map=[("**.py", "python"), ("templates/**.j2", "jinja2.ext:babel_extract")],
+            str(package), method_map=[("**.py", "python"), ("templates/**.j2", "jinja2.ext:babel_extract"),
+                                      ("templates/**.html", "jinja2.ext:babel_extract")],
             keywords=EXTRACT_KEYWORDS):
         catalog.add(message)
     for message in DYNAMIC_MESSAGES:

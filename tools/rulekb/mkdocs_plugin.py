@@ -12,13 +12,16 @@ before mkdocs reads it. Hooks, each small:
   the YAML before each rebuild, so that an edited rule shows on reload; a data problem is
   reported with file and line and the previous pages stay;
 - ``on_files``: adds the provided pages and assets (``File.generated``), and leaves out what a
-  reader never loads: source maps and the search stemmers and word splitters of other
-  languages (about 2 MB per language);
+  reader never loads: source maps, and material's search worker with its stemmers and word
+  splitters (about 2 MB per language): the site's search is rulekb's own (an index prebuilt by
+  the render stage, ``templates/partials/search.html``);
+- ``on_env``: the theme's templates get the UI strings of the site language from the gettext
+  catalogs (``_``, ``ngettext``, ``rulekb_ui``), so that a theme override writes
+  ``{{ _("Search") | e }}`` as the page templates do;
 - ``on_page_content``: puts the HTML blocks of a generated page in place of their placeholder
   paragraphs; a block of a section the search never reads stays a placeholder until
-  ``on_post_page`` (`render.markup.split_blocks`), so that the search's HTML parser does not
-  read it;
-- ``on_env`` (every page rendered, links not yet checked): records the ids of the HTML blocks
+  ``on_post_page`` (`render.markup.split_blocks`);
+- ``on_env`` also (every page rendered, links not yet checked) records the ids of the HTML blocks
   as the anchors of the generated pages that a Markdown link points into with an anchor (for
   mkdocs' anchor validation; the other pages' ids are never needed);
 - ``on_page_context``: the page's links to the same page in the other languages (relative, so
@@ -37,16 +40,20 @@ counts it as the pipeline's time, not mkdocs' (`make bench`).
 from __future__ import annotations
 
 import functools
+import gettext
 import re
 import time
 from pathlib import Path
 from typing import Callable, Mapping, Sequence, TypeVar
 
+from babel import Locale
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, file_sort_key
+
+from .i18n import UI
 
 
 class RulekbConfig(Config):
@@ -64,22 +71,17 @@ def alternates(dest_uri: str, lang: str, languages: list[list[str]]) -> list[dic
             for code, name in languages]
 
 
-_LUNR = re.compile(r"^assets/javascripts/lunr/(?:min/lunr\.([a-z]+)\.min\.js|(tinyseg|wordcut)\.js)$")
-_SEGMENTERS = {"tinyseg": "ja", "wordcut": "th"}
+# material's own search: its worker, and lunr with its stemmers and word splitters
+_MATERIAL_SEARCH = re.compile(r"^assets/javascripts/(?:lunr/|workers/search\.)")
 
 
-def unneeded_asset(src_uri: str, search_langs: set[str]) -> bool:
-    """A theme file no page of this language loads: a source map, another language's stemmer,
-    a template of rulekb's own (``*.j2``: the pages and reports of the render and report stages,
-    which share the folder of the theme overrides)."""
+def unneeded_asset(src_uri: str) -> bool:
+    """A theme file no page loads: a source map, material's search (the site searches with
+    rulekb's own), a template of rulekb's own (``*.j2``: the pages and reports of the render and
+    report stages, which share the folder of the theme overrides)."""
     if src_uri.endswith(".j2") or (src_uri.startswith("assets/") and src_uri.endswith(".map")):
         return True
-    m = _LUNR.match(src_uri)
-    if m is None:
-        return False
-    if m.group(2):
-        return _SEGMENTERS[m.group(2)] not in search_langs
-    return m.group(1) not in search_langs | {"stemmer", "multi"}
+    return _MATERIAL_SEARCH.match(src_uri) is not None
 
 
 _PLACEHOLDER = re.compile(r"<p>rulekb-block-(\d+)</p>")
@@ -111,15 +113,18 @@ class RulekbPlugin(BasePlugin[RulekbConfig]):
         self._pages: Mapping[str, str] = {}
         self._blocks: Mapping[str, Sequence[str]] = {}
         self._assets: Mapping[str, str] = {}
+        self._ui: UI | None = None
         self.own_seconds = 0.0   # processor time in the hooks below
         self._lang = ""
         self._languages: list[list[str]] = []
         self._fix_html_lang = False
 
-    def provide(self, pages: Mapping[str, str], blocks: Mapping[str, Sequence[str]], assets: Mapping[str, str]) -> None:
+    def provide(self, pages: Mapping[str, str], blocks: Mapping[str, Sequence[str]], assets: Mapping[str, str],
+                ui: UI | None = None) -> None:
         """The language's pages for the next build: {docs path: Markdown}, {docs path: the HTML
-        blocks of its placeholders}, {docs path: absolute path of an asset file}."""
-        self._pages, self._blocks, self._assets = pages, blocks, assets
+        blocks of its placeholders}, {docs path: absolute path of an asset file}, and the UI
+        strings of its language (None: the English msgids)."""
+        self._pages, self._blocks, self._assets, self._ui = pages, blocks, assets, ui
 
     def on_config(self, config):
         codes = [entry[0] for entry in self.config.languages if isinstance(entry, list) and entry]
@@ -146,14 +151,12 @@ class RulekbPlugin(BasePlugin[RulekbConfig]):
             raise PluginError("rulekb: the knowledge base did not load; the pages were not updated:\n"
                               + "\n".join(str(p) for p in exc.problems)) from None
         inputs = language_inputs(prepared, self.config.lang)
-        self.provide(inputs.pages, inputs.blocks, inputs.assets)
+        self.provide(inputs.pages, inputs.blocks, inputs.assets, prepared.uis[self.config.lang])
 
     @_own_time
     def on_files(self, files, config):
-        search = config.plugins.get("material/search")
-        langs = set(search.config.lang or ["en"]) if search is not None else {"en"}
         for file in list(files):
-            if unneeded_asset(file.src_uri, langs) or file.src_uri in self._pages or file.src_uri in self._assets:
+            if unneeded_asset(file.src_uri) or file.src_uri in self._pages or file.src_uri in self._assets:
                 files.remove(file)
         added = [File.generated(config, path, content=text) for path, text in self._pages.items()]
         added += [File.generated(config, path, abs_src_path=source) for path, source in self._assets.items()]
@@ -180,7 +183,10 @@ class RulekbPlugin(BasePlugin[RulekbConfig]):
     def on_env(self, env, config, files):
         """Every page is rendered now, and mkdocs has yet to check the links to anchors: the ids of
         the HTML blocks are added to the pages that such a link points to (the hand-written pages
-        link into generated ones: ``rules/retrace.md#702.81a``), not searched in every page."""
+        link into generated ones: ``rules/retrace.md#702.81a``), not searched in every page. The
+        theme's templates, rendered next, get the UI strings of the site language."""
+        ui = self._ui if self._ui is not None else UI(self._lang or "en", Locale("en"), gettext.NullTranslations())
+        env.globals.update({"_": ui._, "ngettext": ui.ngettext, "rulekb_ui": ui})
         targets = {target for file in files.documentation_pages() if file.page is not None
                    for target in (file.page.links_to_anchors or {})}
         for target in targets:   # each page once, however many links point into it

@@ -26,13 +26,14 @@ class Part(enum.Enum):
     QA = "QA of the status pages"
     API = "render the JSON API"
     NUMBERS = "rule-number pages (n/)"
+    SEARCH = "search index"
     ARCHIVE = "offline archive"
     ASSEMBLE = "assemble the site"
 
 
 # The pipeline that makes the pages mkdocs builds: the "pipeline overhead" on the same pages.
 # The other parts make other products of the build (the QA report behind the status pages, the
-# JSON API, the rule-number pages n/, the offline archive) or put the site folder together.
+# JSON API, the rule-number pages n/, the search index, the offline archive) or put the site folder together.
 PAGE_PIPELINE = (Part.LOAD, Part.LINK, Part.PAGES, Part.HANDOVER, Part.HOOKS)
 
 

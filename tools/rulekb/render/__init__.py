@@ -13,7 +13,8 @@ with its links; which language a page shows), `context` (per-language rendering 
 a unit's block shows), `rules`, `versions`, `cards`, `glossary`, `changes` (what each page shows),
 `content` (hand-written pages for every language), `status` (translation status, from the
 QA's result), `api` (JSON), `root` (language picker), `numbers` (the rule numbers as URLs,
-``<lang>/n/``: site-root files, beside mkdocs). The render modules prepare typed values;
+``<lang>/n/``: site-root files, beside mkdocs), `search` (the search index, prebuilt: site-root
+files too). The render modules prepare typed values;
 the templates give the pages their shape and escape every value (autoescape: the one escape).
 """
 
@@ -38,6 +39,7 @@ from .markup import checked
 from .numbers import number_holders, number_pages
 from .root import offline_page, root_index
 from .rules import has_parallel_view, keyword_index, parallel_page, rule_index, rule_page
+from .search import Today, language_files as search_language_files, shared_files as search_shared_files
 
 __all__ = ["RenderedSite", "render_site", "render_pages", "paths"]
 
@@ -111,6 +113,11 @@ def render_site(linked: LinkedKB, uis: Mapping[str, UI], *, termbase=None,
         holders = number_holders(kb)
         for c in contexts.values():
             files.update(number_pages(c, holders))
+    with maybe(clock, Part.SEARCH):
+        today = Today.of(kb, holders)
+        files.update(search_shared_files(kb, today))
+        for c in contexts.values():
+            files.update(search_language_files(c, today))
     statuses = (status() if callable(status) else status) or {}
     docs: dict[str, dict[str, str]] = {}
     generated_paths: dict[str, frozenset[str]] = {}

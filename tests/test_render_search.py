@@ -1,0 +1,110 @@
+"""The prebuilt search index (render/search.py): today's texts only, as each language's pages
+show them (untranslated ones in English, marked), rule numbers as numbered today, the names of a
+rule and of a card in every language, the numbers of older releases; deterministic parts."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rulekb.render import search
+from rulekb.render.numbers import number_holders
+from test_render import render_tree
+
+
+@pytest.fixture(scope="module")
+def seeds(seed):
+    site, linked, _uis, _termbase = render_tree(seed)
+    return site, linked.kb
+
+
+@pytest.fixture(scope="module")
+def releases(full):
+    root, _, kb, _ = full
+    site, *_ = render_tree(root)
+    return site, kb
+
+
+def part(site, path: str):
+    return search.decode(site.files[path])
+
+
+def rule(part_data, rule_id: str) -> dict:
+    rid, number, today, title, title_lang, aliases, units = next(r for r in part_data["rules"] if r[0] == rule_id)
+    return {"number": number, "today": today, "title": title, "title_lang": title_lang, "aliases": aliases,
+            "units": {anchor: (kind, text, lang) for kind, anchor, text, lang in units}}
+
+
+def test_every_language_has_its_part_and_the_shared_parts_are_once(seeds):
+    site, kb = seeds
+    for lang in kb.language_codes:
+        assert part(site, f"{lang}/search/rules.js")["lang"] == lang
+    assert {path for path in site.files if "search/" in path} == {
+        *(f"{lang}/search/rules.js" for lang in kb.language_codes), "search/cards.js", "search/numbers.js"}
+
+
+def test_untranslated_texts_are_in_english_and_marked(seeds):
+    site, _ = seeds
+    de = rule(part(site, "de/search/rules.js"), "casting-spells")
+    kind, text, lang = de["units"]["601.2f"]
+    assert kind == "s" and lang == "en" and text.startswith("If the total cost includes a mana payment")
+    retrace = rule(part(site, "de/search/rules.js"), "retrace")
+    assert retrace["units"]["702.78a"][2] == ""              # German, the page's own language
+    assert "Friedhof" in retrace["units"]["702.78a"][1]
+
+
+def test_a_rule_is_found_by_its_name_in_every_language(seeds):
+    site, _ = seeds
+    de = rule(part(site, "de/search/rules.js"), "retrace")
+    assert de["title"] == "Zurückverfolgen" and de["title_lang"] == ""
+    assert "Retrace" in de["aliases"] and "Pistage" in de["aliases"]
+    en = rule(part(site, "en/search/rules.js"), "retrace")
+    assert en["title"] == "Retrace" and "Zurückverfolgen" in en["aliases"]
+
+
+def test_a_rule_renumbered_since_its_text_is_found_by_todays_number(seeds):
+    site, _ = seeds
+    retrace = rule(part(site, "fr/search/rules.js"), "retrace")
+    assert (retrace["number"], retrace["today"]) == ("702.78", "702.81")   # the page's 702.78a is 702.81a today
+
+
+def test_card_names_in_every_language(seeds):
+    site, kb = seeds
+    cards = part(site, "search/cards.js")
+    assert cards["langs"] == list(kb.language_codes)
+    assert ["queens-agent", "Queen's Agent", "Agent der Königin", "Agent de la reine"] in cards["cards"]
+    assert len(cards["cards"]) == len(kb.cards)
+
+
+def test_only_todays_texts(releases):
+    """No older wording, no source, no rule that left the rules; their numbers lead to n/."""
+    site, kb = releases
+    en = part(site, "en/search/rules.js")
+    retrace = rule(en, "retrace")
+    current = next(s for s in kb.rule("retrace").subrules if s.letter == "a").unit.text("en").text
+    assert retrace["units"]["702.81a"][1] == " ".join(current.split())
+    raw = json.dumps(en, ensure_ascii=False)
+    assert "functions while the card is in a player's graveyard" not in raw   # 702.78a of 2009
+    assert not any(source.title in raw for source in kb.sources.values() if len(source.title) > 12)
+    newest = kb.releases[-1].date
+    left = [r for r in kb.rules if r.releases and newest not in r.releases]
+    assert left, "the releases fixture has rules that left the rules"
+    indexed = {r[0] for r in en["rules"]}
+    assert not indexed & {r.id for r in left}
+    assert {r.id for r in kb.rules} - {r.id for r in left} == indexed
+    numbers = part(site, "search/numbers.js")["numbers"]
+    assert "702.78" in numbers            # Conspire today, Retrace until 2011: its page says so
+    assert "100.1" not in numbers         # the same rule since 2009: its own hit is enough
+    assert set(numbers) < set(number_holders(kb))
+    assert all(f"en/n/{n}.html" in site.files for n in numbers)
+
+
+def test_the_parts_are_deterministic_and_decode():
+    data = {"lang": "de", "rules": [["x", "1", "", "Zurückverfolgen", "", [], []]], "glossary": []}
+    script = search.encode("rules", data)
+    assert script == search.encode("rules", data)
+    assert script.startswith(f'rulekbSearchPart({search.FORMAT},"rules","') and script.endswith('");\n')
+    assert search.decode(script) == data
+    with pytest.raises(ValueError):
+        search.decode("var x = 1;")
