@@ -86,7 +86,7 @@ def test_one_site_per_language_with_its_html_lang(built):
 def test_the_same_pages_exist_in_every_language(built):
     sets = [{p.relative_to(built.site / lang).as_posix() for p in html_files(built.site, lang)} for lang in LANGS]
     assert sets[0] == sets[1] == sets[2]
-    assert {"rules/retrace.html", "parallel/retrace.html", "cards/queens-agent.html", "keywords.html",
+    assert {"rules/retrace.html", "parallel/retrace.html", "cards/qu.html", "cards/index.html", "keywords.html",
             "glossary.html", "status.html", "api.html", "about.html", "index.html"} <= sets[0]
 
 
@@ -236,7 +236,9 @@ def test_the_json_api_is_in_the_site(built):
         for entry in listing["rules"] + listing["cards"] + listing["rulings"]:
             assert (built.site / entry["json"]).is_file()
         for entry in listing["rules"] + listing["cards"]:
-            assert (built.site / entry["page"]).is_file()
+            page, _, anchor = entry["page"].partition("#")
+            assert (built.site / page).is_file()
+            assert not anchor or f'id="{anchor}"' in (built.site / page).read_text(encoding="utf-8")
 
 
 # ---------------------------------------------------------------- how it builds

@@ -193,7 +193,7 @@ def test_other_published_versions_are_kept_and_shown_folded(project):
     block = element_html(project.docs["en"]["rules/retrace.md"], "702.78a")
     assert "1 other version of this text" in block
     assert "while the card is in a player" in block  # the older wording of seed 002
-    ruling = element_html(project.docs["de"]["cards/queens-agent.md"], "explore-creature-left-battlefield")
+    ruling = element_html(project.docs["de"]["rules/explore.md"], "explore-creature-left-battlefield")
     assert "1 weitere Fassung dieses Textes" in ruling and "das Spiel verlassen hat" in ruling
 
 
@@ -211,10 +211,10 @@ def test_keyword_terms_link_to_their_rule_german_compounds_included(hostile):
 
 def test_card_names_in_any_language_link_to_the_card_page(hostile):
     de = Elements(hostile.docs["de"]["rules/casting.md"])
-    assert [a["href"] for a in de.find("a", class_="rulekb-card")] == ["../cards/testers-agent.html"]
+    assert [a["href"] for a in de.find("a", class_="rulekb-card")] == ["../cards/te.html#testers-agent"]
     note = element_html(hostile.docs["en"]["rules/shield.md"], "n1")
     links = Elements(note).find("a", class_="rulekb-card")
-    assert [a["href"] for a in links] == ["../cards/testers-agent.html"]  # first mention per text
+    assert [a["href"] for a in links] == ["../cards/te.html#testers-agent"]  # first mention per text
 
 
 def test_inline_links_for_the_real_data(seed, project):
@@ -223,7 +223,7 @@ def test_inline_links_for_the_real_data(seed, project):
     html = c.inline.html("Die Zurückverfolgen-Fähigkeit und die Rückkauf-Kosten von Agent der Königin.",
                          "x", "de", 0, Where(paths.rule_page("explore"), rule="explore"))
     links = Elements(html).find("a")
-    assert [a["href"] for a in links] == ["../rules/retrace.html", "../rules/buyback.html", "../cards/queens-agent.html"]
+    assert [a["href"] for a in links] == ["../rules/retrace.html", "../rules/buyback.html", "../cards/qu.html#queens-agent"]
     assert "Zurückverfolgen</a>-Fähigkeit" in html
 
 
@@ -297,15 +297,34 @@ def test_parallel_view_aligns_units_and_shows_missing(project):
     assert [h for h in re.findall(r'<th scope="col" lang="(\w+)"', page)] == ["en", "de", "fr"]
 
 
+def card_section(page: str, card_id: str) -> str:
+    """A card's part of its group's page: from its heading to the next card's."""
+    start = page.index("{#" + card_id + "}")
+    end = page.find("\n## ", start)
+    return page[start:end if end != -1 else None]
+
+
 def test_card_page_has_names_in_every_language_and_rulings_by_locale_date(project):
     for lang, date in (("en", "January 19, 2018"), ("de", "19. Januar 2018"), ("fr", "19 janvier 2018")):
-        page = project.docs[lang]["cards/queens-agent.md"]
-        text = Elements(page).text
+        page = project.docs[lang]["cards/qu.md"]   # the group of cards whose ids start with "qu"
+        section = card_section(page, "queens-agent")
+        text = Elements(section).text
         assert "Queen's Agent" in text and "Agent der Königin" in text and "Agent de la reine" in text
-        assert date in page.replace("\\", "")  # the date heading is Markdown, its "." escaped
-        assert '<a href="../rules/explore.html">' in page
-        assert page.replace("\\", "").count(date) == 1  # one heading per date, six rulings under it
-        assert len(Elements(page).find("div", class_="rulekb-ruling")) == 6
+        assert '<a href="../rules/explore.html">' in section
+        assert section.count(f">{date}</time>") == 6   # six rulings, each with its date in the locale's form
+        assert len(Elements(section).find("div", class_="rulekb-ruling")) == 6
+
+
+def test_cards_are_grouped_by_the_first_letters_of_their_ids_with_stable_anchors(project):
+    assert paths.card_group("queens-agent") == "qu" and paths.card_page("queens-agent") == "cards/qu.md"
+    assert paths.card_href("rules/explore.md", "queens-agent") == "../cards/qu.html#queens-agent"
+    assert paths.card_group("0-1-2-3") == "01"
+    for lang in ("en", "de", "fr"):
+        index = project.docs[lang]["cards/index.md"]
+        assert 'href="qu.html"' in index and 'href="br.html"' in index
+        # a ruling of several cards links each card at its anchor on its group's page
+        explore = project.docs[lang]["rules/explore.md"]
+        assert 'href="../cards/qu.html#queens-agent"' in explore
 
 
 def test_keyword_index_lists_names_in_every_language(project):

@@ -4,7 +4,8 @@ prints these lines and decides the exit code; nothing here prints.
 
 - `rule_lines(found, langs, kb)`: the rule or subrule a number leads to today (`link.Lookup`),
   its number history (`history_lines`), and every text of the languages asked for, its source,
-  status and place in the files;
+  status and place in the files; a note that is an official card ruling names the ruling, its
+  date and its cards (`ruling_link_lines`);
 - `release_lines(kb, ref, release, langs)`: what the number was in a rules release, where the
   rules that had it are there, and the texts as they were (None as the meaning when the
   knowledge base cannot tell).
@@ -18,7 +19,7 @@ from .link import Lookup
 from .models import SOURCE_LANGUAGE, KnowledgeBase, Rule, Unit, english_hash
 from .releases import Meaning, english_at, explain, units_in
 
-__all__ = ["rule_lines", "history_lines", "unit_lines", "release_lines"]
+__all__ = ["rule_lines", "history_lines", "unit_lines", "ruling_link_lines", "release_lines"]
 
 
 def rule_lines(found: Lookup, langs: Sequence[str], kb: KnowledgeBase) -> list[str]:
@@ -56,6 +57,8 @@ def unit_lines(unit: Unit, langs: Sequence[str], kb: KnowledgeBase) -> list[str]
     """A unit's label and id, then each variant of each language: its text, then its source,
     status (alternative, stale) and file:line; a language without a text says so."""
     lines = [f"{unit.label}  [{unit.id}]"]
+    if unit.ruling is not None:
+        lines += ruling_link_lines(unit.ruling, langs[0], kb)
     english = unit.text(SOURCE_LANGUAGE)
     for lang in langs:
         variants = unit.variants.get(lang, ())
@@ -70,6 +73,18 @@ def unit_lines(unit: Unit, langs: Sequence[str], kb: KnowledgeBase) -> list[str]
             lines.append(f"  {lang}: {v.text}")
             lines.append(f"      source: {src.id} ({src.title}); status: {', '.join(flags)}; {v.pos.file}:{v.pos.line}")
     return lines
+
+
+def ruling_link_lines(ruling_id: str, lang: str, kb: KnowledgeBase) -> list[str]:
+    """The official ruling a note is: its date and the cards it stands on, by their names in
+    `lang` (else English)."""
+    ruling = kb.ruling(ruling_id)
+    if ruling is None:
+        return []
+    names = sorted((card.names.get(lang) or card.names["en"] for cid in ruling.cards
+                    if (card := kb.card(cid)) is not None), key=str.casefold)
+    count = f"{len(names)} card{'' if len(names) == 1 else 's'}"
+    return [f"  the official ruling {ruling.id} of {ruling.date}, on {count}: {', '.join(names)}"]
 
 
 def release_lines(kb: KnowledgeBase, ref: str, release: str,

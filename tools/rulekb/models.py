@@ -360,6 +360,13 @@ class KnowledgeBase:
         found.update((r.unit.id, r) for r in self.rulings)
         return MappingProxyType(found)
 
+    @functools.cached_property
+    def _ruling_by_id(self) -> Mapping[str, Ruling]:
+        return MappingProxyType({r.id: r for r in self.rulings})
+
+    def ruling(self, ruling_id: str) -> Ruling | None:
+        return self._ruling_by_id.get(ruling_id)
+
     def owner(self, unit_id: str) -> Rule | Ruling | None:
         """The rule or ruling that holds the unit `unit_id` (None for a glossary or unknown unit)."""
         return self.owners.get(unit_id)

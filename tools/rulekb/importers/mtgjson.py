@@ -48,6 +48,7 @@ from ..schema import UUID
 from ..validate import build_knowledge_base
 from .cr import slug, to_node
 from .identity import fold
+from .notelinks import NoteLink, link_notes
 from .store import Tree, open_target, register_source
 
 SOURCE_KIND = "mtgjson"
@@ -271,6 +272,7 @@ class MtgjsonReport:
     warnings: tuple[str, ...]
     added: tuple[str, ...]
     changed: tuple[str, ...]
+    notes_linked: tuple[NoteLink, ...] = ()   # rule notes found to be official rulings by this import
 
     def lines(self) -> list[str]:
         named = ", ".join(self.sets) if len(self.sets) <= 5 else f"{', '.join(self.sets[:5])} … ({len(self.sets)} sets)"
@@ -289,6 +291,9 @@ class MtgjsonReport:
             out += [f"    {card}" for card in self.skipped_cards[:20]]
             if len(self.skipped_cards) > 20:
                 out.append(f"    … and {len(self.skipped_cards) - 20} more")
+        for link in self.notes_linked:
+            out.append(f"  note {link.unit} is the official ruling {link.ruling} (words {link.ratio:.0%} alike)"
+                       + ("; its English is now the ruling's, its translations are stale" if link.reworded else ""))
         for warning in self.warnings:
             out.append(f"  warning: {warning}")
         if not (self.added or self.changed):
@@ -330,6 +335,7 @@ def import_sets(root: Path, paths: list[Path], into: Path | None = None) -> Mtgj
     merge = _Merge(kb, tree, ordered)
     merge.cards()
     merge.rulings()
+    links = link_notes(tree.files)
     added, changed, _deleted = tree.changes()
     touched = set(added) | set(changed)
     check = [f for f in parsed if f.path not in touched and f.path != SOURCES_FILE]
@@ -345,7 +351,7 @@ def import_sets(root: Path, paths: list[Path], into: Path | None = None) -> Mtgj
     return MtgjsonReport(tuple(s.code for s in ordered), target, created, merge.new, merge.updated, merge.same,
                          merge.rulings_new, merge.rulings_matched, merge.cards_only, tuple(sorted(merge.per_rule.items())),
                          tuple(s for set_file in ordered for s in set_file.skipped), tuple(merge.warnings),
-                         tuple(added), tuple(changed))
+                         tuple(added), tuple(changed), links)
 
 
 class _Merge:

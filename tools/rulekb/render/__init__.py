@@ -30,7 +30,7 @@ from ..link import LinkedKB
 from ..timing import Clock, Part, maybe
 from . import paths
 from .api import api_files, api_root
-from .cards import card_index, card_page
+from .cards import card_group_page, card_groups, card_index
 from .content import localise_content
 from .context import Lang, Shared
 from .changes import INDEX as CHANGES_INDEX, all_changes, changes_pages
@@ -62,10 +62,11 @@ def render_pages(c: Lang, changes: tuple[ReleaseChanges, ...] = ()) -> dict[str,
         docs[paths.rule_page(rule.id)] = checked(rule_page(c, rule))
         if has_parallel_view(c, rule):
             docs[paths.parallel_page(rule.id)] = checked(parallel_page(c, rule))
-    for card in kb.cards:
-        docs[paths.card_page(card.id)] = checked(card_page(c, card))
+    groups = card_groups(kb.cards)
+    for group, cards in groups.items():
+        docs[paths.card_group_page(group)] = checked(card_group_page(c, group, cards))
     docs[paths.RULE_INDEX] = checked(rule_index(c))
-    docs[paths.CARD_INDEX] = checked(card_index(c))
+    docs[paths.CARD_INDEX] = checked(card_index(c, groups))
     docs[paths.KEYWORDS] = checked(keyword_index(c))
     docs[paths.GLOSSARY] = checked(glossary_page(c))
     docs.update({path: checked(page) for path, page in changes_pages(c, changes).items()})

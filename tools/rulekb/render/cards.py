@@ -1,7 +1,14 @@
-"""Card pages and the card index, for one language's site (render stage): a card's names in
-every language, its printing, its mechanic's rule and its rulings by date (dates in the
-locale's long form). This module decides what a card page shows; its shape is
-``templates/pages/card.md.j2`` and ``cards.md.j2``.
+"""Card pages and the card index, for one language's site (render stage). Cards are shown in
+groups, one page per group (`paths.card_group`: the first two letters of the card's id,
+``cards/qu.html#queens-agent``): each card with its names in every language, its printing, the
+rules of its keywords and rulings, and its rulings with their dates (in the locale's long form).
+The index lists the groups. This module decides what the pages show; their shape is
+``templates/pages/card.md.j2`` (a group) and ``cards.md.j2`` (the index).
+
+Why groups: the MTGJSON import brings some 24,000 cards; a page per card and language would be
+72,000 mkdocs pages (about 25 minutes of building on two cores). A group page holds some 50
+cards; a card's names are in the search index (its section), its rulings are not (the rulings
+of 24,000 cards would make the index larger than the site's pages).
 """
 
 from __future__ import annotations
@@ -34,33 +41,36 @@ class RuleRef:
 
 
 @dataclass(frozen=True)
-class RulingOnPage:
-    first_of_date: bool    # the first ruling of its date: a heading with the date before it
-    ruling: RulingView
+class CardView:
+    """One card on its group's page."""
 
-
-@dataclass(frozen=True)
-class CardPage:
+    id: str                # its anchor
     name: str
     name_lang: str
     names: tuple[Name, ...]
     set_code: str
     collector_number: str
+    printings: int
     oracle_id: str
     source: str            # the title of its source
     mechanics: tuple[RuleRef, ...]
-    rulings: tuple[RulingOnPage, ...]
+    rulings: tuple[RulingView, ...]
     api_href: str
 
 
 @dataclass(frozen=True)
-class CardRow:
+class CardGroupPage:
+    title: str
+    cards: tuple[CardView, ...]
+    index_href: str
+
+
+@dataclass(frozen=True)
+class GroupRow:
     href: str
-    name: str
-    name_lang: str
-    others: tuple[Name, ...]   # its names in the other languages
-    set_code: str
-    collector_number: str
+    first: str             # the English names of the group's first and last cards
+    last: str
+    cards: int
     rulings: int
 
 
@@ -78,36 +88,65 @@ def rule_ref(c: Lang, page: str, rule_id: str) -> RuleRef | None:
     return RuleRef(paths.href(page, paths.rule_page(rule.id)), rule.number, c.inline_title(rule))
 
 
-def card_view(c: Lang, card: Card) -> CardPage:
-    where = Where(paths.card_page(card.id), card=card.id)
+def card_rules(c: Lang, card: Card) -> tuple[str, ...]:
+    """The rules a card's page links to: those of its rulings, then those of its keywords."""
+    out: list[str] = []
+    for ruling in c.shared.rulings_by_card.get(card.id, ()):
+        out += [r for r in ruling.rules if r not in out]
+    for keyword in card.keywords:
+        rule = c.shared.keyword_rules.get(keyword.casefold())
+        if rule is not None and rule not in out:
+            out.append(rule)
+    return tuple(out)
+
+
+def card_view(c: Lang, card: Card, page: str) -> CardView:
+    where = Where(page, card=card.id)
     name, name_lang = card_title(c, card)
     rulings = c.shared.rulings_by_card.get(card.id, ())   # sorted by date
-    mechanics = (rule_ref(c, where.page, mechanic) for mechanic in sorted({r.mechanic for r in rulings}))
-    return CardPage(
-        name, name_lang, tuple(Name(lang.code, lang.name, card.names.get(lang.code)) for lang in c.kb.languages),
-        card.set_code, card.collector_number, card.oracle_id, c.source_title(card.source),
+    mechanics = (rule_ref(c, page, rule) for rule in card_rules(c, card))
+    return CardView(
+        card.id, name, name_lang,
+        tuple(Name(lang.code, lang.name, card.names.get(lang.code)) for lang in c.kb.languages),
+        card.set_code, card.collector_number, len(card.printings), card.oracle_id, c.source_title(card.source),
         tuple(ref for ref in mechanics if ref is not None),
-        tuple(RulingOnPage(i == 0 or rulings[i - 1].date != ruling.date,
-                           ruling_view(c, ruling, where, show_cards=False, show_date=False))
-              for i, ruling in enumerate(rulings)),
-        paths.to_site_root(where.page) + paths.api_path(c.lang, "cards", card.id))
+        # the ruling's anchor on the page of the first card it stands on (its place when it
+        # belongs to no rule): a ruling of two cards of one group is on the page twice
+        tuple(ruling_view(c, ruling, where, show_cards=False,
+                          anchor=ruling.id if ruling.cards[0] == card.id else None) for ruling in rulings),
+        paths.to_site_root(page) + paths.api_path(c.lang, "cards", card.id))
 
 
-def card_page(c: Lang, card: Card) -> str:
-    return c.pages.render("pages/card.md.j2", card=card_view(c, card))
+def card_groups(cards: tuple[Card, ...]) -> dict[str, tuple[Card, ...]]:
+    """Group -> its cards, by id."""
+    groups: dict[str, list[Card]] = {}
+    for card in sorted(cards, key=lambda k: k.id):
+        groups.setdefault(paths.card_group(card.id), []).append(card)
+    return {group: tuple(found) for group, found in sorted(groups.items())}
 
 
-def card_rows(c: Lang) -> list[CardRow]:
-    """The cards of the index, by their name in this language."""
+def _english(card: Card) -> str:
+    return card.names["en"]
+
+
+def card_group_page(c: Lang, group: str, cards: tuple[Card, ...]) -> str:
+    """The page of a group of cards (`card_groups`), in the order of their ids (their English
+    names), the group's first and last names in its title."""
+    page = paths.card_group_page(group)
+    title = c.ui._("Cards {first} – {last}").format(first=_english(cards[0]), last=_english(cards[-1]))
+    return c.pages.render("pages/card.md.j2", page=CardGroupPage(
+        title, tuple(card_view(c, card, page) for card in cards), paths.href(page, paths.CARD_INDEX)))
+
+
+def card_rows(c: Lang, groups: dict[str, tuple[Card, ...]]) -> list[GroupRow]:
+    """The groups of the index, each with its first and last card's English names."""
     rows = []
-    for card in sorted(c.kb.cards, key=lambda k: (card_title(c, k)[0].casefold(), k.id)):
-        name, name_lang = card_title(c, card)
-        others = tuple(Name(lang.code, lang.name, card.names[lang.code]) for lang in c.kb.languages
-                       if card.names.get(lang.code) and lang.code != name_lang)
-        rows.append(CardRow(paths.href(paths.CARD_INDEX, paths.card_page(card.id)), name, name_lang, others,
-                            card.set_code, card.collector_number, len(c.shared.rulings_by_card.get(card.id, ()))))
+    for group, cards in groups.items():
+        rows.append(GroupRow(paths.href(paths.CARD_INDEX, paths.card_group_page(group)), _english(cards[0]),
+                             _english(cards[-1]), len(cards),
+                             sum(len(c.shared.rulings_by_card.get(card.id, ())) for card in cards)))
     return rows
 
 
-def card_index(c: Lang) -> str:
-    return c.pages.render("pages/cards.md.j2", cards=card_rows(c))
+def card_index(c: Lang, groups: dict[str, tuple[Card, ...]]) -> str:
+    return c.pages.render("pages/cards.md.j2", groups=card_rows(c, groups), cards=sum(len(g) for g in groups.values()))

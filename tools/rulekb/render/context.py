@@ -14,9 +14,9 @@ from markupsafe import Markup
 
 from ..i18n import UI, N_
 from ..link import LinkedKB
-from ..models import SOURCE_LANGUAGE, KnowledgeBase, Rule, Ruling, Status, Unit, UnitKind
+from ..models import SOURCE_LANGUAGE, KnowledgeBase, Rule, Ruling, Status, Unit, UnitKind, english_hash
 from . import paths
-from .diffs import Diffs
+from .diffs import Diffs, diff_html
 from .templating import Pages
 from .text import CardNames, Inline, Localised, Shown, State, Where, choose, link_index
 
@@ -45,6 +45,7 @@ class UnitView:
     text: Markup            # the text with its links
     english: Markup | None  # the current English of a stale translation
     alternatives: tuple[Alternative, ...]
+    changes: Markup | None = None   # a stale translation: its English against today's, word by word
 
 
 @dataclass(frozen=True)
@@ -77,12 +78,21 @@ def places(kb: KnowledgeBase) -> dict[str, Place]:
     for rule in kb.rules:
         for unit in rule.units:
             out[unit.id] = Place(paths.rule_page(rule.id), unit_anchor(rule, unit), unit.label, rule.id)
+    noted = notes_that_are_rulings(kb)
     for ruling in kb.rulings:
-        if ruling.mechanic is not None:
+        if ruling.id in noted:   # shown as the note it is, on the note's rule page
+            out[ruling.unit.id] = out[noted[ruling.id].id]
+        elif ruling.mechanic is not None:
             out[ruling.unit.id] = Place(paths.rule_page(ruling.mechanic), ruling.id, ruling.unit.label, ruling.mechanic)
         elif ruling.cards:
             out[ruling.unit.id] = Place(paths.card_page(ruling.cards[0]), ruling.id, ruling.unit.label, "")
     return out
+
+
+def notes_that_are_rulings(kb: KnowledgeBase) -> dict[str, Unit]:
+    """Ruling id -> the rule note that is that ruling (`ruling:`): the note, with its
+    translations, stands for the ruling on the rule's page and on its cards' pages."""
+    return {note.ruling: note for rule in kb.rules for note in rule.notes if note.ruling is not None}
 
 
 @dataclass(frozen=True)
@@ -98,6 +108,9 @@ class Shared:
     termbase: object | None
     units: Mapping[str, Unit]
     parallel: frozenset[str] = frozenset()   # the ids of the rules with a parallel-view page
+    notes: Mapping[str, Unit] = field(default_factory=dict)   # ruling id -> the rule note that is it
+    keyword_rules: Mapping[str, str] = field(default_factory=dict)   # keyword (casefolded) -> its rule's id
+    cards_by_rule: Mapping[str, tuple[str, ...]] = field(default_factory=dict)   # rule id -> its keyword's cards
     inline: Inline = field(init=False)
     diffs: Diffs = field(init=False, default_factory=Diffs)   # the word diffs of the English, made once for every language
     _chosen: dict = field(init=False, default_factory=dict)
@@ -118,15 +131,34 @@ class Shared:
         kb = linked.kb
         by_mechanic: dict[str, list[Ruling]] = {}
         by_card: dict[str, list[Ruling]] = {}
+        notes = notes_that_are_rulings(kb)
         for ruling in kb.rulings:
             for rule_id in ruling.rules:
-                by_mechanic.setdefault(rule_id, []).append(ruling)
+                if ruling.id not in notes:   # a ruling a note is shows as that note on the rule's page
+                    by_mechanic.setdefault(rule_id, []).append(ruling)
             for card in ruling.cards:
                 by_card.setdefault(card, []).append(ruling)
         order = lambda rs: tuple(sorted(rs, key=lambda r: (r.date, r.id)))  # noqa: E731
         return cls(linked, link_index(linked), CardNames(kb.cards), places(kb),
                    {k: order(v) for k, v in by_mechanic.items()}, {k: order(v) for k, v in by_card.items()}, termbase,
-                   {u.id: u for u in kb.units()}, parallel_view_rules(kb))
+                   {u.id: u for u in kb.units()}, parallel_view_rules(kb), notes, *keyword_cards(kb))
+
+
+def keyword_cards(kb: KnowledgeBase) -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
+    """The keyword rules (701, 702) by their English title, casefolded, and for each the cards
+    that have the keyword (MTGJSON's keywords), by English name."""
+    titles: dict[str, str] = {}
+    for rule in sorted(kb.rules, key=lambda r: r.number):
+        title = rule.title.text(SOURCE_LANGUAGE) if rule.title else None
+        if title is not None and rule.number.startswith(("701.", "702.")):
+            titles.setdefault(title.text.casefold(), rule.id)
+    cards: dict[str, list[tuple[str, str]]] = {}
+    for card in kb.cards:
+        for keyword in card.keywords:
+            rule_id = titles.get(keyword.casefold())
+            if rule_id is not None:
+                cards.setdefault(rule_id, []).append((card.names[SOURCE_LANGUAGE].casefold(), card.id))
+    return titles, {rule_id: tuple(cid for _name, cid in sorted(found)) for rule_id, found in sorted(cards.items())}
 
 
 def parallel_view_rules(kb: KnowledgeBase) -> frozenset[str]:
@@ -269,11 +301,22 @@ class Lang:
         ``templates/pages/_macros.html.j2``): the text chosen for this language with its badge,
         the current English of a stale translation, and the other versions of the text."""
         shown = self.choose(unit)
-        english = None
+        english = changes = None
         if shown.state is State.STALE and shown.english is not None:
             english = self.text_html(Shown(unit, shown.english, SOURCE_LANGUAGE, State.SOURCE, shown.english), where)
+            changes = self.english_changes(unit, shown)
         return UnitView(kind, shown.state.value, anchor, label, self.meta_title(shown), self.badge(shown), shown.lang,
-                        self.text_html(shown, where), english, self.alternatives(shown, where))
+                        self.text_html(shown, where), english, self.alternatives(shown, where), changes)
+
+    @staticmethod
+    def english_changes(unit: Unit, shown: Shown) -> Markup | None:
+        """What changed in the English since a stale translation was made (play -> cast), word by
+        word, when the knowledge base keeps the English it was made from."""
+        made_from = shown.variant.translated_from if shown.variant is not None else None
+        old = next((v for v in unit.variants.get(SOURCE_LANGUAGE, ()) if english_hash(v.text) == made_from), None)
+        if old is None or shown.english is None:
+            return None
+        return diff_html(old.text, shown.english.text)
 
     def alternatives(self, shown: Shown, where: Where) -> tuple["Alternative", ...]:
         """Other versions of the text in the language shown (an older wording, a second

@@ -46,6 +46,15 @@ class RulingView:
 
 
 @dataclass(frozen=True)
+class NoteView:
+    """A rule note; a note that is an official card ruling is shown as that ruling: its date and
+    the cards it stands on beside its text."""
+
+    unit: UnitView
+    ruling: RulingView | None
+
+
+@dataclass(frozen=True)
 class HistoryEntry:
     number: str
     start: str | None       # dates in this language's long form
@@ -94,7 +103,7 @@ class RulePage:
     api_href: str
     summary: UnitView | None
     texts: tuple[UnitView, ...]     # its text and subrules
-    notes: tuple[UnitView, ...]
+    notes: tuple[NoteView, ...]
     rulings: tuple[RulingView, ...]
     history: tuple[HistoryEntry, ...]
     history_sources: tuple[str, ...]
@@ -102,6 +111,7 @@ class RulePage:
     versions: tuple[VersionsOfUnit, ...]
     sources: tuple[SourceView, ...]
     backlinks: tuple[Backlink, ...]
+    cards: tuple[CardLink, ...] = ()   # the cards that have the rule's keyword
 
 
 def rule_view(c: Lang, rule: Rule) -> RulePage:
@@ -120,7 +130,9 @@ def rule_view(c: Lang, rule: Rule) -> RulePage:
     notes = []
     for note in rule.notes:
         anchor = note.id.rsplit(".", 1)[1]
-        notes.append(c.unit_view(note, where, anchor=anchor, label=_("Note {n}").format(n=anchor[1:]), kind="note"))
+        view = c.unit_view(note, where, anchor=anchor, label=_("Note {n}").format(n=anchor[1:]), kind="note")
+        ruling = c.kb.ruling(note.ruling) if note.ruling is not None else None
+        notes.append(NoteView(view, ruling_view(c, ruling, where, unit=view) if ruling is not None else None))
     moved = c.shared.linked.moved.get(rule.id, ())
     return RulePage(
         c.rule_name(rule), rule.number, c.inline_title(rule), rule.text is None, rule.release,
@@ -131,19 +143,29 @@ def rule_view(c: Lang, rule: Rule) -> RulePage:
         tuple(texts), tuple(notes),
         tuple(ruling_view(c, ruling, where) for ruling in c.shared.rulings_by_mechanic.get(rule.id, ())),
         history(c, rule), tuple(c.source_title(s) for s in sorted({h.source for h in rule.history})),
-        moves(c, rule, moved, where), versions_of(c, rule), sources(c, rule), backlinks(c, rule, where))
+        moves(c, rule, moved, where), versions_of(c, rule), sources(c, rule), backlinks(c, rule, where),
+        tuple(CardLink(paths.card_href(where.page, cid), *_card_name(c, cid)) for cid in c.shared.cards_by_rule.get(rule.id, ())))
 
 
 def rule_page(c: Lang, rule: Rule) -> str:
     return c.pages.render("pages/rule.md.j2", page=rule_view(c, rule))
 
 
-def ruling_view(c: Lang, ruling: Ruling, where: Where, *, show_cards: bool = True, show_date: bool = True) -> RulingView:
+_SAME = object()
+
+
+def ruling_view(c: Lang, ruling: Ruling, where: Where, *, show_cards: bool = True, show_date: bool = True,
+                unit: UnitView | None = None, anchor: str | None | object = _SAME) -> RulingView:
+    """A ruling's block: its date, its text (`unit`, else the rule note that is the ruling, with
+    its translations, else the ruling's own text) and the cards it stands on; its anchor is its
+    id unless `anchor` says otherwise (None: none)."""
     cards = ()
     if show_cards:
-        cards = tuple(CardLink(paths.href(where.page, paths.card_page(cid)), *_card_name(c, cid)) for cid in ruling.cards)
-    return RulingView(ruling.date, show_date, c.unit_view(ruling.unit, where, anchor=ruling.id, label=None, kind="ruling"),
-                      cards)
+        cards = tuple(CardLink(paths.card_href(where.page, cid), *_card_name(c, cid)) for cid in ruling.cards)
+    if unit is None:
+        unit = c.unit_view(c.shared.notes.get(ruling.id, ruling.unit), where,
+                           anchor=ruling.id if anchor is _SAME else anchor, label=None, kind="ruling")  # type: ignore[arg-type]
+    return RulingView(ruling.date, show_date, unit, cards)
 
 
 def _card_name(c: Lang, card_id: str) -> tuple[str, str | None]:

@@ -108,7 +108,7 @@ def _unit_href(ix: Index, entry_id: str) -> str:
         return paths.rule_page(rule.id) + (f"#{sub.number}" if sub else "")
     ruling = ix.ruling_of(entry_id)
     if ruling is not None and ruling.cards:
-        return paths.card_page(ruling.cards[0])
+        return paths.card_page(ruling.cards[0]) + f"#{ruling.id}"
     if ruling is not None and ruling.mechanic is not None:
         return paths.rule_page(ruling.mechanic)
     return ""
