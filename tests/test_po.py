@@ -521,3 +521,32 @@ def test_a_catalog_of_other_messages_is_refused_as_a_whole(capsys, project: Path
                     'msgid "Next"\nmsgstr "Weiter"\n', encoding="utf-8")
     err = refused(capsys, project, str(path))
     assert "de.po:5:1: error: no entry of this catalog names a text unit" in err and "1 problem(s)" in err
+
+
+# ---------------------------------------------------------------- parts of the catalog
+
+
+def test_export_a_part_or_a_set_and_import_it_back(capsys, project):
+    code, out, _ = run(capsys, project, "po", "export", "de", "--part", "rulings")
+    assert code == 0 and "translations/de/rulings.po" in out
+    rulings = messages(project / "translations/de/rulings.po")
+    kb = load_knowledge_base(project)
+    assert set(rulings) == {r.id for r in kb.rulings if r.unit.text(SOURCE_LANGUAGE)}
+    code, out, _ = run(capsys, project, "po", "export", "de", "--part", "rules")
+    rules = messages(project / "translations/de/rules-only.po")
+    assert set(rules) == {u.id for r in kb.rules for u in r.units if u.text(SOURCE_LANGUAGE)}
+    # the rulings of the cards printed in one set: Queen's Agent's German explore rulings are XLN's
+    code, out, _ = run(capsys, project, "po", "export", "de", "--set", "xln")
+    xln = messages(project / "translations/de/rulings-xln.po")
+    assert "explore-creature-left-battlefield" in xln and xln["explore-creature-left-battlefield"].string
+    # a catalog of a part imports like the whole one: nothing to write when nothing was edited
+    before = data_files(project)
+    for name in ("rulings.po", "rules-only.po", "rulings-xln.po"):
+        assert run(capsys, project, "po", "import", str(project / "translations/de" / name))[0] == 0
+    assert data_files(project) == before
+
+
+def test_export_of_a_set_no_card_is_printed_in_is_refused(capsys, project):
+    code, out, err = run(capsys, project, "po", "export", "de", "--set", "ZZZ")
+    assert code == 2 and "no card of the knowledge base is printed in the set 'ZZZ'" in out + err
+    assert not (project / "translations/de/rulings-zzz.po").exists()

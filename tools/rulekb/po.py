@@ -216,8 +216,44 @@ def _inject_previous(text: str, previous: dict[str, str]) -> str:
     return "\n".join(out)
 
 
-def export(kb: KnowledgeBase, code: str) -> Export:
-    """The catalog of language `code` as bytes, with what went into it."""
+PARTS = ("rules", "rulings")   # `po export --part`: the texts of the rules, or the card rulings
+
+
+def units_of(kb: KnowledgeBase, part: str | None = None, set_code: str | None = None) -> tuple[Unit, ...]:
+    """The units a catalog holds: all (rules, then rulings), the rules' (`part` "rules": titles,
+    texts, subrules, notes) or the rulings' (`part` "rulings"); with `set_code`, only the rulings
+    of the cards printed in that set (the rulings of 579 sets are 24,000 messages: a translator
+    takes them a set at a time). DataError for an unknown part or a set no card is printed in."""
+    if part is not None and part not in PARTS:
+        raise DataError([Problem("rulekb po export", 1, 1, f"unknown part '{part}'",
+                                 f"use --part {' or --part '.join(PARTS)}")])
+    rules = () if part == "rulings" or set_code else tuple(u for r in kb.rules for u in r.units)
+    if part == "rules":
+        return rules
+    rulings = kb.rulings
+    if set_code is not None:
+        wanted = set_code.upper()
+        in_set = {c.id for c in kb.cards if any(p.set_code == wanted for p in c.printings)}
+        if not in_set:
+            raise DataError([Problem("rules/cards", 1, 1, f"no card of the knowledge base is printed in the set "
+                                     f"'{set_code}'", "name a set code of rules/cards/ (e.g. XLN), as MTGJSON writes it")])
+        rulings = tuple(r for r in rulings if in_set.intersection(r.cards))
+    return rules + tuple(r.unit for r in rulings)
+
+
+def default_part_catalog(lang: str, part: str | None, set_code: str | None) -> str:
+    """Where `po export` writes a catalog by default: the whole catalog at `default_catalog`,
+    a part beside it (translations/de/rulings.po, translations/de/rulings-xln.po)."""
+    if set_code is not None:
+        return f"translations/{lang}/rulings-{set_code.lower()}.po"
+    if part is not None:
+        return f"translations/{lang}/{part}-only.po" if part == "rules" else f"translations/{lang}/{part}.po"
+    return default_catalog(lang)
+
+
+def export(kb: KnowledgeBase, code: str, part: str | None = None, set_code: str | None = None) -> Export:
+    """The catalog of language `code` as bytes, with what went into it: every unit, or those of
+    a part or a set (`units_of`)."""
     language = _language(kb, code)
     if code == SOURCE_LANGUAGE:
         raise DataError([Problem("translations/languages.yaml", 1, 1,
@@ -225,7 +261,7 @@ def export(kb: KnowledgeBase, code: str) -> Export:
                                  f"export a target language: {', '.join(kb.target_languages)}")])
     entries: list[Entry] = []
     skipped: list[Unit] = []
-    for unit in kb.units():
+    for unit in units_of(kb, part, set_code):
         entry = _entry(unit, code)
         if entry is None:
             skipped.append(unit)

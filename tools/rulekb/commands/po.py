@@ -18,6 +18,11 @@ def arguments(p: argparse.ArgumentParser) -> None:
                         description="Write the gettext PO catalog of one language (one message per text unit).")
     ex.add_argument("lang", help="the language code, e.g. de")
     ex.add_argument("--output", "-o", help=f"the file to write (default: {default_catalog('LANG')}; - for standard output)")
+    ex.add_argument("--part", choices=("rules", "rulings"),
+                    help="only the texts of the rules (default file translations/LANG/rules-only.po) or only the card "
+                         "rulings (translations/LANG/rulings.po)")
+    ex.add_argument("--set", dest="set_code", metavar="CODE",
+                    help="only the rulings of the cards printed in this set, e.g. XLN (translations/LANG/rulings-xln.po)")
     ex.set_defaults(po_run=export)
     im = sub.add_parser("import", help="write a translated PO catalog back into the YAML",
                         description="Write the translations of a PO catalog into the YAML: only changed units, "
@@ -41,9 +46,9 @@ def export(args: argparse.Namespace) -> Exit:
     from ..knowledge import load_knowledge_base
     root = project_root(args)
     kb = load_knowledge_base(root)
-    result = po.export(kb, args.lang)
+    result = po.export(kb, args.lang, args.part, args.set_code)
     to_stdout = args.output == "-"
-    out = Path(args.output) if args.output else root / po.default_catalog(args.lang)
+    out = Path(args.output) if args.output else root / po.default_part_catalog(args.lang, args.part, args.set_code)
     if not to_stdout:
         make_folder(out.parent)
     if args.output:   # a path the user names: '-', a file, a symlink, a FIFO
