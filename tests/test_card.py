@@ -102,6 +102,10 @@ def test_entries_keep_their_lines():
 def test_on_all_sets_the_issues_three_cards(tmp_path, capsys):
     root = data_copy(tmp_path / "kb")
     import_sets(root, [SHARED / "data" / "mtgjson" / "sets"])
+    assert main(["--root", str(root), "validate"]) == 0
+    counts = dict(line.split()[:2] for line in capsys.readouterr().out.splitlines() if line.startswith("  ")
+                  and line.split()[0] in ("rulings", "cards"))
+    assert int(counts["cards"]) >= 23_000 and int(counts["rulings"]) >= 23_000
     lookup = Lookup(root)
     (troll,) = lookup.find("Golgari-Grabtroll").cards
     info = lookup.info(troll)
