@@ -363,10 +363,13 @@ def test_json_api_has_every_rule_ruling_and_card_per_language(seed, project):
     for lang in kb.language_codes:
         for rule in kb.rules:
             assert paths.api_path(lang, "rules", rule.id) in project.files
-        for card in kb.cards:
-            assert paths.api_path(lang, "cards", card.id) in project.files
-        for ruling in kb.rulings:
-            assert paths.api_path(lang, "rulings", ruling.id) in project.files
+        for card in kb.cards:   # in the file of its group, under its id
+            found = json.loads(project.files[paths.api_path(lang, "cards", paths.card_group(card.id))])
+            assert found["cards"][card.id]["names"] == dict(card.names)
+        for ruling in kb.rulings:   # in the file of its first card's group
+            found = json.loads(project.files[paths.api_path(lang, "rulings", paths.card_group(ruling.cards[0]))])
+            assert found["rulings"][ruling.id]["cards"] == list(ruling.cards)
+        assert not [p for p in project.files if p.startswith(f"api/{lang}/cards/queens-agent")]
     text = project.files["api/de/rules/casting-spells.json"]
     data = json.loads(text)
     assert text == json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n"

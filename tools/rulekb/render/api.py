@@ -1,5 +1,8 @@
 """The static JSON API (render stage): every rule, ruling and card per language under
-``api/<lang>/``, an index per language and ``api/index.json``. Deterministic: sorted keys,
+``api/<lang>/``, an index per language and ``api/index.json``. A rule is a file; cards and rulings
+are files per group of cards (`paths.card_group`: ``api/en/cards/qu.json`` holds the cards whose
+ids start with "qu", ``api/en/rulings/qu.json`` the rulings whose first card does), so that the
+24,000 cards and 24,600 rulings of all MTGJSON sets are ~900 files per language, not 48,000. Deterministic: sorted keys,
 compact separators (json's C encoder: fast with thousands of rules), UTF-8, a final newline. Paths inside are relative to the site root. The
 format is documented on the API page of the site (content/<lang>/api.md).
 """
@@ -15,7 +18,7 @@ from .context import Lang
 from .rules import has_parallel_view
 from .text import State
 
-API_VERSION = 1
+API_VERSION = 2   # 2: cards and rulings in files per group of cards
 
 
 def dump(value: Any) -> str:
@@ -95,6 +98,11 @@ def card_json(c: Lang, card: Card) -> dict[str, Any]:
     }
 
 
+def ruling_group(ruling: Ruling) -> str:
+    """The file of a ruling: the group of its first card."""
+    return paths.card_group(ruling.cards[0]) if ruling.cards else "0"
+
+
 def api_files(c: Lang) -> dict[str, str]:
     """The JSON files of one language, {path relative to the site root: content}."""
     files: dict[str, str] = {}
@@ -104,15 +112,21 @@ def api_files(c: Lang) -> dict[str, str]:
         files[path] = dump(rule_json(c, rule))
         index["rules"].append({"id": rule.id, "number": rule.number, "title": c.titles.get(rule.id) or None, "json": path,
                                "page": _page(c.lang, paths.rule_page(rule.id))})
+    cards: dict[str, dict[str, Any]] = {}
     for card in c.kb.cards:
-        path = paths.api_path(c.lang, "cards", card.id)
-        files[path] = dump(card_json(c, card))
+        path = paths.api_path(c.lang, "cards", paths.card_group(card.id))
+        cards.setdefault(path, {})[card.id] = card_json(c, card)
         index["cards"].append({"id": card.id, "name": card.names.get(c.lang, card.names["en"]), "json": path,
                                "page": _page(c.lang, paths.card_page(card.id), card.id)})
+    rulings: dict[str, dict[str, Any]] = {}
     for ruling in c.kb.rulings:
-        path = paths.api_path(c.lang, "rulings", ruling.id)
-        files[path] = dump(ruling_json(c, ruling))
+        path = paths.api_path(c.lang, "rulings", ruling_group(ruling))
+        rulings.setdefault(path, {})[ruling.id] = ruling_json(c, ruling)
         index["rulings"].append({"id": ruling.id, "date": ruling.date, "mechanic": ruling.mechanic, "json": path})
+    for path, found in cards.items():
+        files[path] = dump({"lang": c.lang, "cards": found})
+    for path, found in rulings.items():
+        files[path] = dump({"lang": c.lang, "rulings": found})
     files[f"{paths.API_FOLDER}/{c.lang}/index.json"] = dump(index)
     return files
 

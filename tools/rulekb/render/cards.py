@@ -114,7 +114,7 @@ def card_view(c: Lang, card: Card, page: str) -> CardView:
         # belongs to no rule): a ruling of two cards of one group is on the page twice
         tuple(ruling_view(c, ruling, where, show_cards=False,
                           anchor=ruling.id if ruling.cards[0] == card.id else None) for ruling in rulings),
-        paths.to_site_root(page) + paths.api_path(c.lang, "cards", card.id))
+        paths.to_site_root(page) + paths.api_path(c.lang, "cards", paths.card_group(card.id)))
 
 
 def card_groups(cards: tuple[Card, ...]) -> dict[str, tuple[Card, ...]]:
