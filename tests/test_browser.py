@@ -160,6 +160,23 @@ def test_search_finds_retrace(page, base, lang, query, title):
     assert page.locator("html").get_attribute("lang") == lang
 
 
+@pytest.mark.parametrize("lang, query, shown", [("en", "Agent der Königin", "Queen's Agent"),
+                                                 ("en", "Agent de la reine", "Queen's Agent"),
+                                                 ("fr", "Agent der Königin", "Agent de la reine"),
+                                                 ("de", "Agent de la reine", "Agent der Königin")])
+def test_search_finds_a_card_by_its_german_and_french_name(page, base, lang, query, shown):
+    """A card's section on its group's page carries its names in every language: the search box
+    of any language's site finds it by its German or French name and leads to it."""
+    page.goto(f"{base}/{lang}/index.html")
+    found = search(page, query)
+    assert shown in found, found[:500]
+    # the card's own section among the results (material may fold it under its page's result)
+    href = page.locator('.md-search-result__link[href*="#queens-agent"]').first.get_attribute("href")
+    assert f"/{lang}/cards/qu.html" in href, href
+    page.goto(href)
+    assert page.locator("h2#queens-agent").inner_text().startswith(shown)
+
+
 @pytest.mark.parametrize("locale, lang", [("de-DE", "de"), ("fr-FR", "fr"), ("en-GB", "en")])
 def test_the_front_door_follows_the_preferred_language(browser, base, locale, lang):
     context = browser.new_context(locale=locale)
