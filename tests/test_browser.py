@@ -165,15 +165,15 @@ def test_search_finds_retrace(page, base, lang, query, title):
                                                  ("fr", "Agent der Königin", "Agent de la reine"),
                                                  ("de", "Agent de la reine", "Agent der Königin")])
 def test_search_finds_a_card_by_its_german_and_french_name(page, base, lang, query, shown):
-    """A card's section on its group's page carries its names in every language: the search box
-    of any language's site finds it by its German or French name and leads to it."""
+    """The search box of any language's site finds a card by its German or French name, shows it
+    under its name in the site's language and leads to its section on its group's page."""
     page.goto(f"{base}/{lang}/index.html")
-    found = search(page, query)
-    assert shown in found, found[:500]
-    # the card's own section among the results (material may fold it under its page's result)
-    href = page.locator('.md-search-result__link[href*="#queens-agent"]').first.get_attribute("href")
-    assert f"/{lang}/cards/qu.html" in href, href
-    page.goto(href)
+    found = find(page, query)
+    card = next((r for r in found if r["kind"] == "card"), None)
+    assert card is not None and card["href"].endswith("cards/qu.html#queens-agent"), found[:3]
+    assert shown in card["text"], card
+    page.locator('.md-search-result__item a[data-kind="card"]').first.click()
+    page.wait_for_url(f"**/{lang}/cards/qu.html#queens-agent")
     assert page.locator("h2#queens-agent").inner_text().startswith(shown)
 
 
@@ -330,9 +330,9 @@ def test_todays_number_finds_a_rule_numbered_otherwise_on_its_page(page, base):
 
 @pytest.mark.parametrize("lang, query, href", [
     ("fr", "CIMETIERE", "rules/retrace.html#702.78a"),     # case and accents aside
-    ("de", "koenigin", "cards/queens-agent.html"),         # German: oe for ö
-    ("de", "Konigin", "cards/queens-agent.html"),
-    ("en", "agent der konigin", "cards/queens-agent.html"),
+    ("de", "koenigin", "cards/qu.html#queens-agent"),  # German: oe for ö
+    ("de", "Konigin", "cards/qu.html#queens-agent"),
+    ("en", "agent der konigin", "cards/qu.html#queens-agent"),
 ])
 def test_words_are_found_without_their_accents(page, base, lang, query, href):
     page.goto(f"{base}/{lang}/index.html")
@@ -344,7 +344,7 @@ def test_words_are_found_without_their_accents(page, base, lang, query, href):
 def test_a_card_name_in_any_language_leads_the_results(page, base, lang):
     page.goto(f"{base}/{lang}/index.html")
     found = find(page, "Agent de la reine")
-    assert found[0]["href"].endswith("cards/queens-agent.html") and found[0]["kind"] == "card", found[:3]
+    assert found[0]["href"].endswith("cards/qu.html#queens-agent") and found[0]["kind"] == "card", found[:3]
     assert len(found) < 10   # every word must be there: "de" alone does not find everything
 
 

@@ -144,7 +144,7 @@ def test_one_search_index_per_language_and_the_shared_parts(built):
         retrace = next(rule for rule in part["rules"] if rule[0] == "retrace")
         assert any(word in unit[2] for unit in retrace[6]), (lang, word)
     cards = decode((built.site / "search" / "cards.js").read_text(encoding="utf-8"))
-    assert ["queens-agent", "Queen's Agent", "Agent der Königin", "Agent de la reine"] in cards["cards"]
+    assert ["cards/qu.html#queens-agent", "Queen's Agent", "Agent der Königin", "Agent de la reine"] in cards["cards"]
     assert "702.81a" not in decode((built.site / "search" / "numbers.js").read_text(encoding="utf-8"))["numbers"]
     for lang in LANGS:
         page = (built.site / lang / "rules" / "retrace.html").read_text(encoding="utf-8")

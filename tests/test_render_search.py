@@ -73,8 +73,22 @@ def test_card_names_in_every_language(seeds):
     site, kb = seeds
     cards = part(site, "search/cards.js")
     assert cards["langs"] == list(kb.language_codes)
-    assert ["queens-agent", "Queen's Agent", "Agent der Königin", "Agent de la reine"] in cards["cards"]
+    assert ["cards/qu.html#queens-agent", "Queen's Agent", "Agent der Königin", "Agent de la reine"] in cards["cards"]
     assert len(cards["cards"]) == len(kb.cards)
+
+
+def test_a_card_leads_to_its_place_on_its_groups_page_in_every_language(seeds):
+    """The worker takes a card's link as it is: each one is a page of every language's site with
+    the card's heading at the anchor."""
+    site, kb = seeds
+    links = [c[0] for c in part(site, "search/cards.js")["cards"]]
+    assert len(set(links)) == len(kb.cards)
+    for link in links:
+        page, _, anchor = link.partition("#")
+        assert page.startswith("cards/") and page.endswith(".html") and anchor, link
+        for lang in kb.language_codes:
+            markdown = site.docs[lang][page[:-len(".html")] + ".md"]
+            assert f"{{#{anchor}}}" in markdown, (lang, link)   # the card's heading: ## name {#id}
 
 
 def test_only_todays_texts(releases):

@@ -15,7 +15,7 @@
    then the rest; kinds break ties (rules before rulings). */
 (function (scope) {
   "use strict";
-  var FORMAT = 1;
+  var FORMAT = 2;
   var MAX_RESULTS = 30;
   var WEIGHT = { title: 30, card: 28, glossary: 24, t: 12, s: 12, u: 10, n: 8, r: 6, former: 4 };
 
@@ -150,7 +150,7 @@
     data.cards.forEach(function (c) {
       var names = [], shown = here >= 0 && c[here + 1] ? c[here + 1] : c[1];
       for (var i = 1; i < c.length; i++) if (c[i] && names.indexOf(c[i]) < 0) names.push(c[i]);
-      addDoc({ kind: "card", url: "cards/" + c[0] + ".html", label: "", title: shown,
+      addDoc({ kind: "card", url: c[0], label: "", title: shown,
                names: names, others: names.filter(function (n) { return n !== shown; }),
                text: "", lang: shown === (here >= 0 ? c[here + 1] : null) ? "" : data.langs[0], rule: "" });
     });
