@@ -158,13 +158,13 @@ def test_a_text_with_only_a_german_version_is_marked_on_the_english_page(project
 
 def test_a_french_page_shows_the_english_ruling_not_the_german_and_marks_german_only_texts(project):
     """A ruling with an English text and a German translation is shown in English on the French
-    card page; a ruling nobody wrote in English is shown in German, saying so in French."""
-    page = project.docs["fr"]["cards/queens-agent.md"]
-    translated = element_html(page, "explore-creature-left-battlefield")
+    card page; a ruling nobody wrote in English is shown in German, saying so in French. (A
+    ruling of several cards has its anchor at the first of them: Emissary of Sunrise, cards/em.)"""
+    translated = element_html(project.docs["fr"]["cards/em.md"], "explore-creature-left-battlefield")
     assert Elements(translated).find("p", class_="rulekb-text", lang="en")
     assert not Elements(translated).find("p", class_="rulekb-text", lang="de")
     assert "Original anglais — pas encore traduit" in translated
-    german_only = element_html(page, "explore-reveal-top-card")
+    german_only = element_html(project.docs["fr"]["cards/qu.md"], "explore-reveal-top-card")   # Queen's Agent's
     assert Elements(german_only).find("p", class_="rulekb-text", lang="de")
     assert "Uniquement en allemand : pas d’original anglais" in german_only
 
