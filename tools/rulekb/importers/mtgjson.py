@@ -38,7 +38,7 @@ import unicodedata
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from ..diagnostics import DataError, Problem
 from ..layout import CARDS_DIR, RULINGS_DIR, SOURCES_FILE
@@ -303,6 +303,16 @@ class MtgjsonReport:
         return out
 
 
+def read_sets(files: list[Path], languages: dict[str, str], problems: list[Problem]) -> Iterator[tuple[Path, SetFile]]:
+    """Each readable set file of `files` with what it holds, one at a time (the importer and
+    the phraseology miner read 579 of them); the problems of the others go to `problems`."""
+    for file in files:
+        try:
+            yield file, read_set(read_bytes(file), str(file), languages)
+        except DataError as exc:
+            problems += exc.problems
+
+
 def import_sets(root: Path, paths: list[Path], into: Path | None = None) -> MtgjsonReport:
     """Import the set files `paths` (files or folders of them) into the project `root` (or the
     dataset `into`): all or nothing, after checking that the result loads."""
@@ -312,12 +322,7 @@ def import_sets(root: Path, paths: list[Path], into: Path | None = None) -> Mtgj
     languages = {lang.english_name: lang.code for lang in kb.languages if lang.code != SOURCE_LANGUAGE}
     sets: dict[str, SetFile] = {}
     problems: list[Problem] = []
-    for file in files:
-        try:
-            found = read_set(read_bytes(file), str(file), languages)
-        except DataError as exc:
-            problems += exc.problems
-            continue
+    for file, found in read_sets(files, languages, problems):
         if found.code in sets:
             problems.append(Problem(str(file), 1, 1, f"the set {found.code} is also in {sets[found.code].file}",
                                     "import each set once"))

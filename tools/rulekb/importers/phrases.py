@@ -25,7 +25,7 @@ from ..files import write_atomic
 from ..models import SOURCE_LANGUAGE
 from ..phraseology import (HALF_LIFE, PHRASEOLOGY_FILE, RETIRED_YEARS, Corpus, Frame, Phraseology, Variant,
                            fold, patterns, phraseology_from, project_languages, reminders, weight)
-from .mtgjson import read_bytes, read_set, set_files
+from .mtgjson import read_sets, set_files
 
 MIN_TEXTS = 3   # a frame used in fewer distinct official texts is left out of the file (it decides nothing)
 REMINDER_MIN_TEXTS = 5   # the same for a keyword's reminder text (long lines: only the keywords printed often)
@@ -77,12 +77,7 @@ def mine(paths: list[Path], languages: dict[str, str], min_texts: int = MIN_TEXT
     dated: dict[str, dict[str, list]] = {code: {} for code in languages.values()}
     skipped: list[str] = []
     problems: list[Problem] = []
-    for file in files:
-        try:
-            found = read_set(read_bytes(file), str(file), languages)
-        except DataError as exc:
-            problems += exc.problems
-            continue
+    for file, found in read_sets(files, languages, problems):
         if not found.release:
             skipped.append(f"{file.name}: no release date")
             continue
