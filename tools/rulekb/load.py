@@ -12,8 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
-from typing import Union
+from typing import Iterator, NamedTuple, Union
 
 import yaml
 
@@ -26,8 +25,11 @@ except ImportError:  # pragma: no cover - depends on the PyYAML build
     from yaml import SafeLoader as _Loader  # type: ignore[assignment]
 
 
-@dataclass(frozen=True)
-class Scalar:
+class Scalar(NamedTuple):
+    """A scalar's text, where it starts (line and column, from 1) and whether it was quoted. A
+    named tuple: immutable and typed like the other nodes, and made ~2x faster than a frozen
+    dataclass (the complete rules have ~770,000 scalars)."""
+
     value: str
     line: int
     column: int
