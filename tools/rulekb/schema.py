@@ -294,12 +294,28 @@ def read_variant(r: Reader, ctx: Context, node: Node, lang: str, single: bool, w
 
 
 def read_releases(r: Reader, node: Node | None, what: str) -> tuple[str, ...]:
-    """A list of rules release dates, oldest first, each once."""
-    dates = [d for item in r.sequence(node, what) if (d := r.date(item, f"{what} item")) is not None]
-    if dates != sorted(set(dates)):
+    """A list of rules release dates, oldest first, each once. (The complete rules list ~490,000
+    release dates of ~110 releases: a date once found valid comes from `_release_date`, without
+    the general `Reader.date`.)"""
+    dates = []
+    for item in r.sequence(node, what):
+        date = _release_date(item.value) if type(item) is Scalar else None
+        if date is None:
+            date = r.date(item, f"{what} item")
+            if date is None:
+                continue
+        dates.append(date)
+    unique = sorted(set(dates))
+    if dates != unique:
         r.error(node, f"{what} must list each release once, oldest first",  # type: ignore[arg-type]
-                f"write them as [{', '.join(repr(d) for d in sorted(set(dates)))}]")
-    return tuple(sorted(set(dates)))
+                f"write them as [{', '.join(repr(d) for d in unique)}]")
+    return tuple(unique)
+
+
+@functools.lru_cache(maxsize=4096)
+def _release_date(value: str) -> str | None:
+    """`value` as `Reader.date` returns a valid full date (interned), None when it is not one."""
+    return sys.intern(value) if is_date(value, False) else None
 
 
 RULING_LINK = "ruling"   # the key of a rule note that is an official card ruling: the ruling's id
