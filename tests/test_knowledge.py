@@ -105,3 +105,38 @@ def test_loading_leaves_the_garbage_collector_as_it_was(valid_tree, enabled):
         assert gc.isenabled() is enabled
     finally:
         (gc.enable if was else gc.disable)()
+
+
+@pytest.mark.parametrize("cache", [True, False])
+def test_files_parsed_in_two_processes_give_the_same_knowledge_base(seed, monkeypatch, tmp_path, cache):
+    """A cold load spreads the files over processes (here from the first byte): the knowledge base
+    is the one a load in this process alone makes, and the cache keeps every file either way."""
+    from rulekb import knowledge
+    monkeypatch.setenv("RULEKB_CACHE_DIR", str(tmp_path / "cache"))
+    alone = load_knowledge_base(seed, cache=False, processes=1)
+    monkeypatch.setattr(knowledge, "PARALLEL_BYTES", 0)
+    assert load_knowledge_base(seed, cache=cache, processes=2) == alone
+    if cache:  # every data file kept, whichever process read it: a warm load reads them all from the cache
+        store = knowledge.knowledge_cache()
+        assert store is not None and len(list(store.folder.iterdir())) == len(knowledge.read_files(seed).data) - 2
+        assert load_knowledge_base(seed, processes=1) == alone
+
+
+@pytest.mark.parametrize("case, rel, old, new", [c[:4] for c in CASES[:6]], ids=[c[0] for c in CASES[:6]])
+def test_files_parsed_in_two_processes_give_the_same_problems_in_order(tmp_path, monkeypatch, case, rel, old, new):
+    from rulekb import knowledge
+    tree = tmp_path / "kb"
+    shutil.copytree(DATA / "kb" / "valid", tree)
+    _replace(tree, rel, old, new)
+    alone = _outcome(lambda root: load_knowledge_base(root, cache=False, processes=1), tree)
+    monkeypatch.setattr(knowledge, "PARALLEL_BYTES", 0)
+    assert _outcome(lambda root: load_knowledge_base(root, cache=False, processes=2), tree) == alone
+
+
+def test_split_by_size_balances_the_bytes_and_keeps_the_order():
+    from rulekb.knowledge import split_by_size
+    data = {"a": b"x" * 50, "b": b"x" * 10, "c": b"x" * 40, "d": b"x" * 5, "e": b"x" * 5}
+    parts = split_by_size(list(data), data, 2)
+    assert parts == [["a", "d"], ["b", "c", "e"]]
+    assert split_by_size(list(data), data, 1) == [list(data)]
+    assert split_by_size(["a"], data, 2) == [["a"]] and split_by_size([], data, 2) == [[]]

@@ -310,7 +310,8 @@ def prepare(root: Path, languages: Sequence[str] | None = None, *, concurrent_ch
     `concurrent_checks` the QA of the status pages runs in a child process while the pages
     are rendered (two processor cores: one each). With a `clock`, the processor time of each
     part is added to it."""
-    with maybe(clock, Part.LOAD):
+    # (a cold load parses the files in two processes: the child's processor time counts too)
+    with maybe(clock, Part.LOAD, process_and_children_seconds):
         kb = load_knowledge_base(root)
         if languages:
             unknown = [code for code in languages if code not in kb.language_codes]
