@@ -11,7 +11,8 @@ import pytest
 
 from rulekb.diagnostics import DataError
 from rulekb.i18n import POT_FILE, extract_messages, load_ui, pot_text, read_catalog
-from rulekb.models import Language
+from rulekb.check.view import Counts, count_words
+from rulekb.models import MN_, Lang, Language
 from rulekb.knowledge import load_knowledge_base
 
 from conftest import ROOT, seed_project
@@ -101,3 +102,95 @@ def test_escaped_quotes_are_read(tmp_path):
     folder.mkdir(parents=True)
     (folder / "de.po").write_text('msgid "Rules"\nmsgstr "Die \\"Regeln\\""\n', encoding="utf-8")
     assert load_ui(tmp_path, Language("de", "Deutsch", "German", "de_DE"))._("Rules") == 'Die "Regeln"'
+
+
+@pytest.mark.parametrize("lang", _catalog_languages())
+def test_a_catalog_holds_only_what_the_code_asks_for(lang):
+    """An entry the template no longer has ("Names", "Other names") is dead weight a translator
+    would keep translating: the catalog drops it when the code does."""
+    catalog = read_catalog(ROOT / "translations" / "ui" / f"{lang}.po", f"{lang}.po")
+    wanted = {message.id for message in extract_messages(PACKAGE) if message.id}
+    assert sorted(str(m.id) for m in catalog if m.id and m.id not in wanted) == []
+
+
+# msgids a language writes as English does: the word is the same (checked by a reader of the language)
+SAME_WORD = {
+    "de": {"JSON", "Text", "parallel"},
+    "fr": {"JSON", "Source", "Sources", "info", "total", "Versions", "Version {n}", "{n} version", "{n} versions",
+           "section {key}", "Section {key}", "{n} info", "{page} ({n})"},
+}
+# English words that no German or French sentence has (lower case; "Magic: The Gathering" and "Wizards of the
+# Coast" are names)
+ENGLISH = {"the", "with", "and", "of", "is", "are", "this", "that", "which", "only", "its", "has", "have", "not",
+           "should", "would", "there", "their"}
+
+
+def _strings(lang: str):
+    catalog = read_catalog(ROOT / "translations" / "ui" / f"{lang}.po", f"{lang}.po")
+    for message in catalog:
+        if not message.id:
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        for i, text in enumerate(strings):
+            yield ids[min(i, len(ids) - 1)], text
+
+
+@pytest.mark.parametrize("lang", _catalog_languages())
+def test_no_english_is_left_in_a_catalog(lang):
+    """What a German or French page shows from its catalog is German or French: no msgstr is its
+    English msgid (but for the words the language shares) and none has English words in it."""
+    for msgid, text in _strings(lang):
+        words = re.sub(r"\{[a-z_]+\}|`[^`]*`|Magic: The Gathering|Wizards of the Coast", " ", text)
+        if re.search(r"[^\W\d_]{2,}", words) and text == msgid:
+            assert msgid in SAME_WORD[lang], f"{lang}.po: {msgid!r} is left in English"
+        english = set(re.findall(r"[a-z]+", words)) & ENGLISH
+        assert not english, f"{lang}.po: {text!r} has English words {sorted(english)}"
+
+
+# names and notations the French strings write with a colon as they are written everywhere
+_LITERAL_COLONS = re.compile(r"Magic: The Gathering|translated_from:|https?://|file://|U\+[0-9A-F]{4}")
+
+
+def test_french_strings_space_their_punctuation():
+    """French typography: a no-break space before the colon (U+00A0) and a narrow one before ; ! ?
+    (U+202F, or U+00A0), no-break spaces inside « »; never an ordinary space there, where the line
+    could break, nor none at all ("Constats: 1 erreur")."""
+    for msgid, text in _strings("fr"):
+        text = _LITERAL_COLONS.sub("", text)
+        for m in re.finditer(r"(.)([:;!?])", text):
+            if m.group(2) == ":" and m.group(1) == "{":
+                continue
+            assert m.group(1) in "\u00a0\u202f", f"fr.po: {text!r}: {m.group(1)!r} before {m.group(2)!r}"
+        assert not re.search(r"« | »|«[^\u00a0\u202f]|[^\u00a0\u202f]»", text), f"fr.po: {text!r}: the spaces inside « »"
+
+
+@pytest.mark.parametrize("lang, zero, one, two", [
+    ("de", "0 Fehler, 0 Warnungen, 0 Hinweise; 0 ausgenommen", "1 Fehler, 1 Warnung, 1 Hinweis; 1 ausgenommen",
+     "2 Fehler, 2 Warnungen, 2 Hinweise; 2 ausgenommen"),
+    ("fr", "0 erreur, 0 avertissement, 0 info\u202f; 0 exempté", "1 erreur, 1 avertissement, 1 info\u202f; 1 exempté",
+     "2 erreurs, 2 avertissements, 2 infos\u202f; 2 exemptés"),
+    ("en", "0 errors, 0 warnings, 0 info; 0 waived", "1 error, 1 warning, 1 info; 1 waived",
+     "2 errors, 2 warnings, 2 info; 2 waived"),
+])
+def test_counts_take_the_plural_form_of_the_language(lang, zero, one, two):
+    """"0 Hinweis" was German for no info finding: counts go through ngettext (French: 0 is singular)."""
+    ui = load_ui(ROOT, Language(lang, lang, lang, {"de": "de_DE", "fr": "fr_FR", "en": "en_US"}[lang]))
+    assert [count_words(ui, Counts(n, n, n), n) for n in (0, 1, 2)] == [zero, one, two]
+
+
+@pytest.mark.parametrize("lang, forms", [
+    ("de", ["{label}: der Text auf Deutsch hat 0 Klammern", "{label}: der Text auf Deutsch hat 1 Klammer",
+            "{label}: der Text auf Deutsch hat 2 Klammern"]),
+    ("fr", ["{label}\u00a0: le texte en français a 0 parenthèse", "{label}\u00a0: le texte en français a 1 parenthèse",
+            "{label}\u00a0: le texte en français a 2 parenthèses"]),
+])
+def test_a_qa_message_takes_the_plural_form_of_its_number(lang, forms):
+    """A QA message with a count ("1 parenthèse(s)" before) has its plural forms in the catalog."""
+    ui = load_ui(ROOT, Language(lang, lang, lang, {"de": "de_DE", "fr": "fr_FR"}[lang]))
+    rendered = [MN_("{label}: the text in {lang} has {tr} parenthesised passage, the English {en}; "
+                    "e.g. “({extra})” is not in the English",
+                    "{label}: the text in {lang} has {tr} parenthesised passages, the English {en}; "
+                    "e.g. “({extra})” is not in the English", "tr", label="{label}", lang=Lang(lang, "?"),
+                    tr=n, en=0, extra="x").render(ui) for n in (0, 1, 2)]
+    assert [text.split(", ")[0] for text in rendered] == forms

@@ -4,17 +4,19 @@ the data shown literally, escaped exactly once (HTML blocks and Markdown heading
 
 from __future__ import annotations
 
+import gettext
 import html
 import re
 from dataclasses import replace
 
 import markdown
 import pytest
+from babel import Locale
 from conftest import golden as conftest_golden
 
 from conftest import DATA, ROOT
 from rulekb.check import run_checks
-from rulekb.i18n import load_uis
+from rulekb.i18n import UI, load_uis
 from rulekb.models import SOURCE_LANGUAGE, KnowledgeBase
 from rulekb.render.status import status_page
 from rulekb.report.html import to_html
@@ -112,7 +114,7 @@ def test_the_german_and_french_pages_speak_their_language(kb, result, lang, engl
     ui = load_uis(ROOT, kb.languages)[lang]
     page = status_page(result, kb, ui)
     assert english not in page and " the English " not in page
-    assert f'<text x="274" y="15">{ui._("up to date")}</text>' in page     # the chart's legend
+    assert f'<text x="16" y="15">{ui._("up to date")}</text>' in page     # the chart's legend
     assert f"<title>{ui._('Translation coverage per rule and language: up to date, stale, missing')}</title>" in page
     assert ui._("Untranslated") in page and ui._("Chapter") in page
 
@@ -121,3 +123,47 @@ def test_chart_labels_are_12px_and_the_chart_is_never_scaled_down(kb, result, ui
     page = status_page(result, kb, uis["en"])
     assert "svg text{font:12px sans-serif}" in page
     assert '<div class="chart" tabindex="0" role="region" aria-label="Coverage">' in page and ".chart svg{max-width:none" in page
+
+
+class _Pseudo(gettext.NullTranslations):
+    """A catalog that marks every message it translates: ⟦…⟧ (pseudo-localisation)."""
+
+    def gettext(self, message):
+        return f"⟦{message}⟧"
+
+    def ngettext(self, singular, plural, n):
+        return f"⟦{singular if n == 1 else plural}⟧"
+
+
+def _words_outside_the_catalog(page: str, kb: KnowledgeBase, lang: str) -> set[str]:
+    """The words of the page (through Markdown, as mkdocs shows it) that no catalog message gave:
+    what is left once the marked messages, the texts of the data (elements with their own
+    language, code, the rules' titles, the units' ids) and the language names of the locale are
+    taken away."""
+    body = markdown.markdown(page.split("---\n", 2)[2], extensions=["attr_list", "md_in_html", "tables", "toc"])
+    body = re.sub(r"<(style|code|title)\b.*?</\1>", " ", body, flags=re.S)
+    body = re.sub(r'<(td|th|span|p|div)\b[^>]*\blang="[^"]*"[^>]*>.*?</\1>', " ", body, flags=re.S)
+    text = html.unescape(re.sub(r"<[^>]+>", " ", body))
+    while "⟦" in text:
+        text = re.sub(r"⟦[^⟦⟧]*⟧", " ", text)
+    data = set()
+    for rule in kb.rules:
+        for code in kb.language_codes:
+            title = rule.title.text(code) if rule.title else None
+            data |= set(re.findall(r"\w+", title.text)) if title else set()
+    data |= {part for unit in kb.units() for part in re.findall(r"\w+", unit.id)}
+    data |= {part for name in Locale.parse(lang).languages.values() for part in re.findall(r"\w+", name)}
+    data = {word.lower() for word in data} | set(kb.language_codes)
+    return {word for word in re.findall(r"[^\W\d_]{2,}", text) if word.lower() not in data}
+
+
+@pytest.mark.parametrize("lang", ["de", "fr"])
+def test_every_word_of_the_german_and_french_pages_comes_from_the_catalog(seed, lang):
+    """Pseudo-localised: each message the page asks for comes back marked, so that a word the
+    code writes past the catalogs (an English label, "summary", "Rulings:", a count's noun)
+    stands out."""
+    kb = load_knowledge_base(seed)
+    result = run_checks(kb, seed)
+    language = next(language for language in kb.languages if language.code == lang)
+    ui = UI(lang, Locale.parse(language.locale), _Pseudo())
+    assert _words_outside_the_catalog(status_page(result, kb, ui), kb, lang) == set()

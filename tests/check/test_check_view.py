@@ -74,9 +74,28 @@ def test_entry_has_the_english_beside_the_text(ix):
     assert [g.title for g in groups([finding("retrace.a")], ix, "fr")] == ["702.78 Pistage"]
 
 
-def test_words_come_from_the_gettext_given(ix):
-    w = Words.of(ix, "de", lambda s: s.upper())
-    assert (w.source_name, w.lang_name, w.fix, w.severity["error"]) == ("English", "Deutsch", "FIX", "ERROR")
+class _Upper:
+    """A speaker whose catalog writes every message in capitals."""
+    lang = "de"
+
+    def _(self, message):
+        return message.upper()
+
+    def ngettext(self, singular, plural, n):
+        return (singular if n == 1 else plural).upper()
+
+    def language_name(self, code):
+        return {"en": "englisch", "de": "deutsch"}[code]
+
+    def percent(self, value):
+        return f"{value} %"
+
+
+def test_words_come_from_the_speaker_given(ix):
+    w = Words.of(ix, "de", _Upper())
+    assert (w.source_name, w.lang_name, w.fix, w.severity["error"]) == ("Englisch", "Deutsch", "FIX: {SUGGESTION}", "ERROR")
+    english = Words.of(ix, "de")
+    assert (english.source_name, english.lang_name, english.fix) == ("English", "Deutsch", "fix: {suggestion}")
 
 
 def test_chart_words_come_from_the_gettext_given():
@@ -98,8 +117,19 @@ def test_chart_bars_fill_each_lane():
     assert de.bars[0].x == c.bar_x and sum(b.width for b in de.bars) == pytest.approx(300)
     assert all(b.x == a.x + a.width for a, b in zip(de.bars, de.bars[1:]))
     lane = c.rows[0].lanes[1].y - c.rows[0].lanes[0].y
-    assert c.rows[1].y - c.rows[0].y == 2 * lane + 10   # two lanes and a gap
-    assert c.height == 30 + 2 * (c.rows[1].y - c.rows[0].y)
+    assert c.rows[0].lanes[0].y > c.rows[0].y        # the bars below their row's label
+    assert c.rows[1].y - c.rows[0].y == 18 + 2 * lane + 8   # the label's line, two lanes and a gap
+    assert c.height == 26 + 2 * (c.rows[1].y - c.rows[0].y)
+
+
+def test_the_chart_fits_a_phone_and_cuts_a_long_label_keeping_it_whole_in_its_tooltip():
+    cells = {"en": Cell(4, 4, 0, 0), "de": Cell(4, 1, 1, 2)}
+    coverage = Coverage(("en", "de"), (Row("r", "rule", "1", "R", cells),), cells)
+    long = "Rulings: 702.190 " + "A very long title of a rule " * 3
+    c = chart(coverage, {"r": long})
+    assert c.width <= 358   # a 390 px phone less the page's margins: the 12 px labels never scaled down
+    assert c.rows[0].title == long and c.rows[0].label.endswith("…") and len(c.rows[0].label) < len(long)
+    assert len(c.rows[0].label) * 6.5 <= c.width   # ~6 px per character of a 12 px sans-serif
 
 
 def test_translated_rows_keep_the_rows_with_a_text():

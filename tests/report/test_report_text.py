@@ -38,5 +38,6 @@ def test_a_french_report_speaks_french():
     kb, result = checked()
     text = render(result, kb, "text", _ui(kb, "fr"))
     assert "== Couverture (textes à jour / périmés / manquants) ==" in text
-    french = [line for line in text.splitlines() if "(fr): " in line]
+    french = [line for line in text.splitlines() if "(fr)\u00a0: " in line]   # a no-break space before the colon
     assert french and any("le texte en" in line or "traduit" in line for line in french)
+    assert not any("(fr): " in line for line in text.splitlines())

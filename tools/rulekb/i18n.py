@@ -23,6 +23,7 @@ from typing import Iterable
 from babel import Locale
 from babel.core import UnknownLocaleError
 from babel.dates import format_date, format_skeleton
+from babel.numbers import format_percent
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import PoFileError, read_po
@@ -58,6 +59,10 @@ class UI:
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         return self.translations.ngettext(singular, plural, n)
 
+    def percent(self, value: int) -> str:
+        """A whole percentage in the locale's format: "25%", "25 %" (a no-break space in German and French)."""
+        return _format_percent(value, self.locale)
+
     def date(self, iso: str) -> str:
         """A YYYY-MM-DD date in the long form of the locale, a YYYY-MM date as month and year."""
         return _format_date(iso, self.locale)
@@ -68,6 +73,11 @@ class UI:
 
     def capitalised(self, text: str) -> str:
         return text[:1].upper() + text[1:]
+
+
+@functools.lru_cache(maxsize=512)
+def _format_percent(value: int, locale: Locale) -> str:
+    return format_percent(value / 100, locale=locale)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -146,7 +156,8 @@ def load_uis(root: Path, languages: Iterable[Language]) -> dict[str, UI]:
 
 # ---------------------------------------------------------------- message extraction
 
-EXTRACT_KEYWORDS = {"_": None, "N_": None, "M_": None, "gettext": None, "ngettext": (1, 2)}
+EXTRACT_KEYWORDS = {"_": None, "N_": None, "M_": None, "MN_": (1, 2), "gettext": None, "ngettext": (1, 2),
+                    "say": (2,), "plural": (2, 3)}   # check.view.say, check.view.plural: (speaker, message…)
 # strings translated through a variable, so that no extractor sees them: the severities that the
 # status page's words (check.view.Words) translate with _(severity.value)
 DYNAMIC_MESSAGES = ("error", "warning", "info")

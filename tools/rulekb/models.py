@@ -394,9 +394,15 @@ class Severity(str, Enum):
 
 
 class Speaker(Protocol):
-    """Who renders a `Message`: a UI's gettext and its names of languages (`rulekb.i18n.UI`)."""
+    """Who renders a `Message`: a UI's language, gettext and names of languages (`rulekb.i18n.UI`)."""
+
+    lang: str
 
     def _(self, message: str) -> str: ...
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str: ...
+
+    def percent(self, value: int) -> str: ...
 
     def language_name(self, code: str) -> str: ...
 
@@ -410,22 +416,52 @@ class Lang:
 
 
 @dataclass(frozen=True)
+class Named:
+    """A game concept named in a message: rendered as the reader's own term ("'cast'", "'wirken'",
+    "'lancer'"), quoted; the English term where the reader's language has none. A message about the
+    English text names the English word as plain text instead."""
+
+    english: str
+    terms: tuple[tuple[str, str], ...] = ()     # (language, the termbase's term), sorted
+
+    def render(self, speaker: Speaker | None) -> str:
+        lang = speaker.lang if speaker is not None else SOURCE_LANGUAGE
+        return f"'{dict(self.terms).get(lang, self.english)}'"
+
+
+@dataclass(frozen=True)
 class Message:
     """A QA message or suggestion in any UI language: `template` is the English msgid of the UI
     catalogs (``translations/ui/*.po``) with ``{named}`` fields, `args` their values (text,
-    numbers, a `Lang`, or another `Message`, or a tuple of them joined by "; ")."""
+    numbers, a `Lang`, a `Named` concept, or another `Message`, or a tuple of them joined by "; ").
+    With `plural` (its English plural msgid), the number `args[count]` chooses the form (ngettext:
+    "1 parenthèse", "0 parenthèse", "2 parenthèses")."""
 
     template: str
     args: tuple[tuple[str, object], ...] = ()
+    plural: str = ""
+    count: str = ""
+
+    def _english(self) -> str:
+        if not self.plural:
+            return self.template
+        return self.template if dict(self.args).get(self.count) == 1 else self.plural
 
     def render(self, speaker: Speaker | None = None) -> str:
         """The message in the speaker's language (None: English, the msgids)."""
-        template = speaker._(self.template) if speaker is not None and self.template else self.template
+        english = self._english()
+        if speaker is None or not self.template:
+            template = english
+        elif self.plural:
+            n = dict(self.args).get(self.count)
+            template = speaker.ngettext(self.template, self.plural, n if isinstance(n, int) else 2)
+        else:
+            template = speaker._(self.template)
         values = {key: _rendered(value, speaker) for key, value in self.args}
         try:
             return template.format(**values)
         except (KeyError, IndexError, ValueError):  # a catalog entry with a wrong field: the English
-            return self.template.format(**values)
+            return english.format(**values)
 
     def __str__(self) -> str:
         return self.render()
@@ -436,8 +472,17 @@ def _rendered(value: object, speaker: Speaker | None) -> object:
         return value.render(speaker)
     if isinstance(value, Lang):
         return speaker.language_name(value.code) if speaker is not None else value.english
+    if isinstance(value, Named):
+        return value.render(speaker)
     if isinstance(value, tuple):
-        return "; ".join(str(_rendered(v, speaker)) for v in value)
+        parts = [str(_rendered(v, speaker)) for v in value]
+        if speaker is None or len(parts) < 2:
+            return "; ".join(parts)
+        # the separator from the catalog: French sets a narrow no-break space before the semicolon
+        joined = parts[0]
+        for part in parts[1:]:
+            joined = speaker._("{first}; {then}").format(first=joined, then=part)
+        return joined
     return value
 
 
@@ -446,6 +491,12 @@ def message(template: str, **args: object) -> Message:
     return Message(template, tuple(sorted(args.items())))
 
 
+def plural_message(singular: str, plural: str, count: str, **args: object) -> Message:
+    """A `Message` whose form follows the number `args[count]` (extracted as `MN_`, like ngettext)."""
+    return Message(singular, tuple(sorted(args.items())), plural, count)
+
+
+MN_ = plural_message
 M_ = message
 
 

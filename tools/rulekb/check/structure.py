@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from ..models import M_, SOURCE_LANGUAGE, Severity, UnitKind
+from ..models import M_, MN_, SOURCE_LANGUAGE, Severity, UnitKind
 from .base import Check, Context, Issue, quote
 from .staleness import source_english
 
@@ -96,8 +96,9 @@ def quotations(ctx: Context) -> Iterator[Issue]:
     for t, english in ctx.translations():
         n_en, n_tr = _quoted(english.text), _quoted(t.text)
         if n_en != n_tr:
-            yield Issue.at(t, M_("{label}: the English has {en} quoted passage(s), the text in {lang} {tr}",
-                                 label=t.label, en=n_en, tr=n_tr, lang=ctx.lang(t.lang)),
+            yield Issue.at(t, MN_("{label}: the English has {en} quoted passage, the text in {lang} {tr}",
+                                  "{label}: the English has {en} quoted passages, the text in {lang} {tr}", "en",
+                                  label=t.label, en=n_en, tr=n_tr, lang=ctx.lang(t.lang)),
                            M_("quote what the English quotes (ability texts, keywords), no more and no less"))
 
 
@@ -107,13 +108,17 @@ def parentheses(ctx: Context) -> Iterator[Issue]:
         if len(en) == len(tr):
             continue
         if len(tr) > len(en):
-            yield Issue.at(t, M_("{label}: the text in {lang} has {tr} parenthesised passage(s), the English {en}; "
-                                 "e.g. “({extra})” is not in the English", label=t.label, lang=ctx.lang(t.lang),
+            yield Issue.at(t, MN_("{label}: the text in {lang} has {tr} parenthesised passage, the English {en}; "
+                                  "e.g. “({extra})” is not in the English",
+                                  "{label}: the text in {lang} has {tr} parenthesised passages, the English {en}; "
+                                  "e.g. “({extra})” is not in the English", "tr", label=t.label, lang=ctx.lang(t.lang),
                                  tr=len(tr), en=len(en), extra=tr[-1]),
                            M_("compare it with the English: say what the English says, no more"))
         else:
-            yield Issue.at(t, M_("{label}: the text in {lang} has {tr} parenthesised passage(s), the English {en}: "
-                                 "“({missing})” seems untranslated", label=t.label, lang=ctx.lang(t.lang),
+            yield Issue.at(t, MN_("{label}: the text in {lang} has {tr} parenthesised passage, the English {en}: "
+                                  "“({missing})” seems untranslated",
+                                  "{label}: the text in {lang} has {tr} parenthesised passages, the English {en}: "
+                                  "“({missing})” seems untranslated", "tr", label=t.label, lang=ctx.lang(t.lang),
                                  tr=len(tr), en=len(en), missing=en[-1]),
                            M_("translate the English parenthesis too"))
 

@@ -29,7 +29,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterator
 
-from ..models import M_, SOURCE_LANGUAGE, Message, Severity, UnitKind
+from ..models import M_, SOURCE_LANGUAGE, Message, Named, Severity, UnitKind
 from ..termbase import Term, TermMatch
 from .base import TERMS, VERDICTS, Check, Context, Issue, Text, quote
 from .staleness import source_english
@@ -69,8 +69,22 @@ def _group(matches: tuple[TermMatch, ...]) -> dict[tuple[str, str], list[TermMat
 
 
 def _concept_name(ctx: Context, concept_id: str) -> str:
+    """The concept's English term, quoted: for a message about what the English text says."""
     pref = ctx.termbase.preferred(concept_id, SOURCE_LANGUAGE)
     return f"'{pref.text}'" if pref else f"'{concept_id}'"
+
+
+def _concept(ctx: Context, concept_id: str) -> Named:
+    """The concept named in the reader's language: its preferred term there ('wirken', 'lancer'),
+    the English one for an English reader or where the termbase has none."""
+    pref = ctx.termbase.preferred(concept_id, SOURCE_LANGUAGE)
+    concept = ctx.termbase.concept(concept_id)
+    terms = []
+    for lang in sorted(concept.terms if concept is not None else ()):
+        term = ctx.termbase.preferred(concept_id, lang)
+        if lang != SOURCE_LANGUAGE and term is not None:
+            terms.append((lang, term.text))
+    return Named(pref.text if pref else concept_id, tuple(terms))
 
 
 # ------------------------------------------------------------------ missing term
@@ -279,18 +293,18 @@ def _discouraged_issue(ctx: Context, t: Text, concept_id: str, term: Term, uses:
     if term.status == "deprecated":
         message: Message = M_("{label} uses '{found}'{times} (“{context}”), a deprecated term in {lang} for "
                               "{concept}{retired}", label=t.label, found=found, times=times, context=context,
-                              lang=ctx.lang(t.lang), concept=_concept_name(ctx, concept_id), retired=retired)
+                              lang=ctx.lang(t.lang), concept=_concept(ctx, concept_id), retired=retired)
     else:
         message = M_("{label} uses '{found}'{times} (“{context}”), a forbidden term in {lang} for {concept}{retired}",
                      label=t.label, found=found, times=times, context=context, lang=ctx.lang(t.lang),
-                     concept=_concept_name(ctx, concept_id), retired=retired)
+                     concept=_concept(ctx, concept_id), retired=retired)
     if term.note:
         message = M_("{message} — {note}", message=message, note=term.note)
     if reading is not None and reading.concept != concept_id:
         # the English says another thing here: the fix is that concept's term ("bezahlen", not "wirken")
         target = ctx.termbase.preferred(reading.concept, t.lang)
         message = M_("{message}; here it renders {meant} (English: “{evidence}”)", message=message,
-                     meant=_concept_name(ctx, reading.concept), evidence=reading.evidence)
+                     meant=_concept(ctx, reading.concept), evidence=reading.evidence)
         if target is not None:
             suggestion: Message = M_("write '{word}' here: the English says {meant} (termbase: {source})",
                                      word=inflected(found, term, target), meant=_concept_name(ctx, reading.concept),
@@ -302,7 +316,7 @@ def _discouraged_issue(ctx: Context, t: Text, concept_id: str, term: Term, uses:
         message = M_("{message}; the English does not speak of {concept} here (“{english}”)", message=message,
                      concept=_concept_name(ctx, concept_id), english=quote(english.text, 0, 80, 0) if english else "")
         suggestion = M_("reword it after the English: what does the English say here? (the termbase's term for "
-                        "{concept} would not fit)", concept=_concept_name(ctx, concept_id))
+                        "{concept} would not fit)", concept=_concept(ctx, concept_id))
     else:
         target = _replacement(ctx, concept_id, t.lang, term.replacement)
         word = inflected(found, term, target) if target is not None else (term.replacement or "")
@@ -410,7 +424,7 @@ def inconsistent(ctx: Context) -> Iterator[Issue]:
                     yield Issue.at(t, M_("{label} writes '{found}' (“{context}”) for {concept}, but the texts in "
                                          "{lang} elsewhere write '{spelled}' ({where})", label=t.label,
                                          found=t.text[m.start:m.end], context=quote(t.text, m.start, m.end),
-                                         concept=_concept_name(ctx, concept_id), lang=ctx.lang(lang),
+                                         concept=_concept(ctx, concept_id), lang=ctx.lang(lang),
                                          spelled=spelled, where=where),
                                    M_("use one term for one concept: '{standard}'{source}", standard=standard,
                                       source=M_(" (termbase: {source})", source=preferred.source)
@@ -527,7 +541,7 @@ def zone(ctx: Context) -> Iterator[Issue]:
             said = ", ".join(_concept_name(ctx, z) for z in zones if z in en_zones)
             yield Issue.at(t, M_("{label}: the text in {lang} speaks of {zone} (“{context}”), which the English does "
                                  "not: the English names {zones} (“{english}”)", label=t.label, lang=ctx.lang(t.lang),
-                                 zone=_concept_name(ctx, m.concept_id), context=quote(t.text, m.start, m.end),
+                                 zone=_concept(ctx, m.concept_id), context=quote(t.text, m.start, m.end),
                                  zones=said or M_("no zone"), english=quote(english.text, 0, 100, 0)),
                            M_("name the zone the English names: a wrong zone changes what the rule does"),
                            span=(m.start, m.end))

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterator
 
-from ..models import M_, Severity, UnitKind
+from ..models import M_, Message, Severity, UnitKind
 from .base import REFS, Check, Context, Issue, Text, quote
 
 NBSP = "\u00a0\u202f"
@@ -27,7 +27,7 @@ NBSP = "\u00a0\u202f"
 
 @dataclass(frozen=True)
 class Locale:
-    quotes: str               # how quotations are written, for messages
+    quotes: str | Message     # how quotations are written, for messages
     wrong: str                # quotation marks that do not belong to the locale
     pairs: tuple[tuple[str, str], ...]  # opening and closing marks, checked for their order
     space_before: bool        # a (no-break) space before ; : ! ? (French)
@@ -37,7 +37,7 @@ class Locale:
 LOCALE: dict[str, Locale] = {
     "en": Locale('“…” or "…"', "„«»", (("“", "”"),), False),
     "de": Locale("„…“", '"”«»', (("„", "“"),), False),
-    "fr": Locale("« … » (with no-break spaces inside)", '"„“”', (("«", "»"),), True, nested="“”"),
+    "fr": Locale(M_("« … » (with no-break spaces inside)"), '"„“”', (("«", "»"),), True, nested="“”"),
 }
 _DEFAULT = Locale('"…"', "", (), False)
 

@@ -19,16 +19,18 @@ Pure functions of their inputs, no text markup: escaping is the templates' (auto
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Callable, Iterable, Mapping, Sequence
 
-from ..models import SOURCE_LANGUAGE, Finding, KnowledgeBase, Language, Rule, Ruling, Severity, Speaker, Unit
+from ..models import M_, SOURCE_LANGUAGE, Finding, KnowledgeBase, Language, Message, Rule, Ruling, Severity, Speaker, Unit
 from .coverage import Cell, Coverage, Row
 
 __all__ = ["SEVERITIES", "GROUPED", "RULINGS", "Index", "Entry", "entry", "Group", "groups", "Words", "rule_title", "Counts", "counts", "grouped_missing", "by_group",
-           "row_key", "has_text", "localised", "translated_rows", "COLORS", "Chart", "ChartRow", "Lane", "Bar", "LegendItem",
+           "row_key", "has_text", "localised", "localised_finding", "label_message", "plural", "say", "count_words",
+           "translated_rows", "COLORS", "Chart", "ChartRow", "Lane", "Bar", "LegendItem",
            "chart"]
 
 SEVERITIES = (Severity.ERROR, Severity.WARNING, Severity.INFO)
@@ -43,13 +45,15 @@ class Index:
     units: Mapping[str, Unit]
     order: Mapping[str, int]            # unit id -> its place in kb.units()
     languages: Mapping[str, Language]   # code -> language
+    labels: frozenset[str] = frozenset()   # every unit's (English) label
 
     @classmethod
     def of(cls, kb: KnowledgeBase) -> Index:
         found = kb.units()
         units = {unit.id: unit for unit in found}
         order = {unit.id: i for i, unit in enumerate(found)}
-        return cls(kb, MappingProxyType(units), MappingProxyType(order), MappingProxyType({lang.code: lang for lang in kb.languages}))
+        return cls(kb, MappingProxyType(units), MappingProxyType(order), MappingProxyType({lang.code: lang for lang in kb.languages}),
+                   frozenset(unit.label for unit in found))
 
     def rule_of(self, entry: str) -> Rule | None:
         """The rule that holds the unit `entry` (`KnowledgeBase.owner`), or None."""
@@ -80,19 +84,25 @@ class Index:
             return RULINGS + (owner.mechanic or "")
         return "?"
 
-    def group_title(self, group: str, lang: str = SOURCE_LANGUAGE) -> str:
-        """"702.78 Retrace", "Rulings: 702.78 Retrace" (the title in `lang`, else in English)."""
+    def group_title(self, group: str, lang: str = SOURCE_LANGUAGE, speaker: Speaker | None = None) -> str:
+        """"702.78 Retrace", "Rulings: 702.78 Retrace" (the title in `lang`, else in English; the
+        words in the speaker's language: "Entscheidungen: 702.78 Zurückverfolgen")."""
         if group.startswith(RULINGS):
             mechanic = group[len(RULINGS):]
+            if not mechanic:
+                return M_("Rulings of cards").render(speaker)
             rule = self.kb.rule(mechanic)
-            return f"Rulings: {rule_title(rule, lang) if rule else mechanic}"
+            return M_("Rulings: {title}", title=rule_title(rule, lang) if rule else mechanic).render(speaker)
         rule = self.kb.rule(group)
         return rule_title(rule, lang) if rule else group
 
-    def label(self, entry: str) -> str:
-        """The unit's label (702.78a), or the entry itself when it is not a unit."""
+    def label(self, entry: str, speaker: Speaker | None = None) -> str:
+        """The unit's label (702.78a, "702.78 note 1"; "702.78 Anmerkung 1" for a German speaker), or
+        the entry itself when it is not a unit."""
         unit = self.units.get(entry)
-        return unit.label if unit else entry
+        if unit is None:
+            return entry
+        return label_message(unit.label).render(speaker) if speaker is not None else unit.label
 
     def position(self, entry: str) -> int:
         """The entry's place in knowledge-base order (entries that are not units last)."""
@@ -107,15 +117,92 @@ def rule_title(rule: Rule, lang: str = SOURCE_LANGUAGE) -> str:
     return f"{rule.number} {title.text}" if title else rule.number
 
 
-def localised(findings: Iterable[Finding], speaker: Speaker | None) -> tuple[Finding, ...]:
-    """The findings with their message and fix in the speaker's language (unchanged without one)."""
+# How the validate stage labels units (rulekb.validate, validate_cards): "702.78 summary",
+# "702.78 note 1", "ruling explore-reveal", "glossary mana term"; a subrule's label is its number.
+_LABEL_FORMS = (
+    (re.compile(r"(?P<number>\S+) title"), "{number} title"),
+    (re.compile(r"(?P<number>\S+) summary"), "{number} summary"),
+    (re.compile(r"(?P<number>\S+) text"), "{number} text"),
+    (re.compile(r"(?P<number>\S+) note (?P<n>\S+)"), "{number} note {n}"),
+    (re.compile(r"ruling (?P<id>\S+)"), "ruling {id}"),
+    (re.compile(r"glossary (?P<id>\S+) term"), "glossary {id} term"),
+    (re.compile(r"glossary (?P<id>\S+) definition"), "glossary {id} definition"),
+)
+# the same as msgids, for extraction (the table above holds them as data)
+_LABEL_MESSAGES = (M_("{number} title"), M_("{number} summary"), M_("{number} text"), M_("{number} note {n}"),
+                   M_("ruling {id}"), M_("glossary {id} term"), M_("glossary {id} definition"))
+
+
+def label_message(label: str) -> Message:
+    """A unit's label as a `Message`, so that it reads in the reader's language ("702.78 note 1" ->
+    "702.78 Anmerkung 1", "702.78 note 1" -> "702.78 remarque 1"); rendered without a speaker it is
+    the label again. A subrule's label (its number) has no words."""
+    for pattern, template in _LABEL_FORMS:
+        m = pattern.fullmatch(label)
+        if m:
+            return M_(template, **m.groupdict())
+    return Message("{label}", (("label", label),))
+
+
+# the fields of the check messages that hold unit labels: one label, or several joined by ", "
+_LABEL_FIELDS = frozenset({"label", "other", "first"})
+_LABEL_LIST_FIELDS = frozenset({"labels", "units", "where"})
+
+
+def _with_labels(value: object, labels: frozenset[str]) -> object:
+    """A message argument with the unit labels in it as label `Message`s (nested messages too)."""
+    if isinstance(value, Message):
+        args = []
+        for key, arg in value.args:
+            if isinstance(arg, str) and key in _LABEL_FIELDS and arg in labels:
+                arg = label_message(arg)
+            elif isinstance(arg, str) and key in _LABEL_LIST_FIELDS and arg:
+                parts = arg.split(", ")
+                if all(part in labels for part in parts):
+                    # "{l0}, {l1}": no msgid (gettext gives it back as it is), each label rendered
+                    arg = Message(", ".join(f"{{l{i}}}" for i in range(len(parts))),
+                                  tuple((f"l{i}", label_message(part)) for i, part in enumerate(parts)))
+            else:
+                arg = _with_labels(arg, labels)
+            args.append((key, arg))
+        return dataclasses.replace(value, args=tuple(args))
+    if isinstance(value, tuple):
+        return tuple(_with_labels(v, labels) for v in value)
+    return value
+
+
+def localised_finding(f: Finding, speaker: Speaker | None, ix: Index | None = None) -> tuple[str, str]:
+    """(message, suggestion) of a finding in the speaker's language, its unit labels too (English
+    without a speaker: the finding's own message and suggestion)."""
+    if speaker is None or ix is None:
+        return f.localised(speaker)
+    message = _with_labels(f.msg, ix.labels).render(speaker) if f.msg is not None else f.message  # type: ignore[union-attr]
+    fix = _with_labels(f.fix, ix.labels).render(speaker) if f.fix is not None else f.suggestion  # type: ignore[union-attr]
+    return message, fix
+
+
+def localised(findings: Iterable[Finding], speaker: Speaker | None, ix: Index | None = None) -> tuple[Finding, ...]:
+    """The findings with their message and fix in the speaker's language (unchanged without one);
+    with the index, the unit labels in them too."""
     if speaker is None:
         return tuple(findings)
     out = []
     for f in findings:
-        message, suggestion = f.localised(speaker)
+        message, suggestion = localised_finding(f, speaker, ix)
         out.append(dataclasses.replace(f, message=message, suggestion=suggestion))
     return tuple(out)
+
+
+def plural(speaker: Speaker | None, singular: str, plural_: str, n: int, /) -> str:
+    """ngettext of the speaker (English without one), formatted with n."""
+    if speaker is None:
+        return (singular if n == 1 else plural_).format(n=n)
+    return speaker.ngettext(singular, plural_, n).format(n=n)
+
+
+def say(speaker: Speaker | None, text: str, /, **values: object) -> str:
+    """gettext of the speaker (English without one), formatted with `values`."""
+    return (speaker._(text) if speaker is not None else text).format(**values)
 
 
 @dataclass(frozen=True)
@@ -130,6 +217,18 @@ def counts(findings: Iterable[Finding]) -> Counts:
     for f in findings:
         tally[f.severity] += 1
     return Counts(tally[Severity.ERROR], tally[Severity.WARNING], tally[Severity.INFO])
+
+
+def count_words(speaker: Speaker | None, c: Counts, waived: int | None = None) -> str:
+    """"1 error, 2 warnings, 0 info" (", 3 waived"), each count with its plural form in the
+    speaker's language ("0 Fehler, 1 Warnung, 0 Hinweise"; "0 erreur, 2 avertissements, 1 info")."""
+    text = say(speaker, "{errors}, {warnings}, {infos}",
+               errors=plural(speaker, "{n} error", "{n} errors", c.errors),
+               warnings=plural(speaker, "{n} warning", "{n} warnings", c.warnings),
+               infos=plural(speaker, "{n} info", "{n} info", c.infos))
+    if waived is None:
+        return text
+    return say(speaker, "{counts}; {waived}", counts=text, waived=plural(speaker, "{n} waived", "{n} waived", waived))
 
 
 # The missing-text findings that are folded per rule, with the words of the text report's block.
@@ -193,28 +292,42 @@ class Group:
     entries: tuple[Entry, ...]
 
 
-def groups(findings: Iterable[Finding], ix: Index, lang: str) -> list[Group]:
-    """`by_group` with each text's `Entry` and each group's title in `lang`."""
-    return [Group(key, ix.group_title(key, lang), tuple(entry(ix, e, lang, items) for e, items in entries))
+def groups(findings: Iterable[Finding], ix: Index, lang: str, speaker: Speaker | None = None) -> list[Group]:
+    """`by_group` with each text's `Entry` and each group's title in `lang` (their words and the
+    texts' labels in the speaker's language)."""
+    return [Group(key, ix.group_title(key, lang, speaker),
+                  tuple(dataclasses.replace(entry(ix, e, lang, items), label=ix.label(e, speaker)) for e, items in entries))
             for key, entries in by_group(findings, ix)]
 
 
 @dataclass(frozen=True)
 class Words:
     """The words beside the findings of one language's page, made once per page by `Words.of`
-    with that page's gettext (the report's: English)."""
+    in that page's language (the report's: English without a speaker)."""
     source: str                         # the source language's code
-    source_name: str                    # its own name ("English")
+    source_name: str                    # its name ("English"; "Englisch" on a German page)
     lang_name: str                      # the page language's own name ("Deutsch")
-    fix: str
+    fix: str                            # "fix: {suggestion}" in the language ("correction : {suggestion}")
     no_english: str
     not_translated: str
     severity: Mapping[str, str]         # Severity value -> its word
 
     @classmethod
-    def of(cls, ix: Index, lang: str, _: Callable[[str], str]) -> Words:
-        return cls(SOURCE_LANGUAGE, ix.endonym(SOURCE_LANGUAGE), ix.endonym(lang), _("fix"), _("no English text"),
+    def of(cls, ix: Index, lang: str, speaker: Speaker | None = None) -> Words:
+        def _(message: str) -> str:
+            return speaker._(message) if speaker is not None else message
+
+        if speaker is not None:
+            source_name = _capitalised(speaker.language_name(SOURCE_LANGUAGE))
+            lang_name = _capitalised(speaker.language_name(lang))
+        else:
+            source_name, lang_name = ix.endonym(SOURCE_LANGUAGE), ix.endonym(lang)
+        return cls(SOURCE_LANGUAGE, source_name, lang_name, _("fix: {suggestion}"), _("no English text"),
                    _("not translated"), MappingProxyType({s.value: _(s.value) for s in SEVERITIES}))
+
+
+def _capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def row_key(row: Row) -> str:
@@ -240,7 +353,11 @@ def translated_rows(coverage: Coverage) -> Coverage:
 
 COLORS = MappingProxyType({"translated": "#2e7d32", "stale": "#f9a825", "missing": "#c62828"})
 _PARTS = ("translated", "stale", "missing")
-_LABEL_W, _BAR_W, _BAR_H, _GAP, _LANG_W = 230, 300, 14, 3, 28   # bars as tall as the 12 px labels
+# a phone's width (390 px, less the page's margins) holds the whole chart at its natural size: each
+# row's label on a line of its own above its bars, so that the 12 px labels are never scaled down
+# and nothing scrolls sideways
+_LANG_W, _BAR_W, _BAR_H, _GAP, _LABEL_H = 28, 300, 14, 3, 18   # bars as tall as the 12 px labels
+_LABEL_CHARS = 48   # what fits the chart's width at 12 px; a longer label is cut, whole in its tooltip
 
 
 @dataclass(frozen=True)
@@ -268,15 +385,16 @@ class Lane:
 
 @dataclass(frozen=True)
 class ChartRow:
-    label: str
-    y: int              # top of the row
+    label: str          # as shown (cut to the chart's width)
+    title: str          # the whole label
+    y: int              # the baseline of the label (the row's first line)
     lanes: tuple[Lane, ...]
 
 
 @dataclass(frozen=True)
 class Chart:
-    """Per coverage row one stacked bar (translated / stale / missing) per language, and a
-    legend; coordinates in pixels. Drawn by the template ``qa/chart.svg.j2``."""
+    """Per coverage row its label and one stacked bar (translated / stale / missing) per language
+    below it, and a legend; coordinates in pixels. Drawn by the template ``qa/chart.svg.j2``."""
     width: int
     height: int
     legend: tuple[LegendItem, ...]
@@ -289,14 +407,18 @@ class Chart:
 _PART_WORDS = {"translated": "up to date", "stale": "stale", "missing": "missing"}
 
 
+def _cut(label: str) -> str:
+    return label if len(label) <= _LABEL_CHARS else label[:_LABEL_CHARS - 1].rstrip() + "…"
+
+
 def chart(coverage: Coverage, titles: Mapping[str, str], languages: Sequence[str] | None = None,
           _: Callable[[str], str] = str) -> Chart:
     """The chart of `coverage`; `titles` maps a row's key (`row_key`) to its label; `_` translates
     its words (the legend, each bar's title)."""
     langs = tuple(languages or coverage.languages)
-    row_h = len(langs) * (_BAR_H + _GAP) + 10
-    bar_x = _LABEL_W + _LANG_W
-    legend = tuple(LegendItem(bar_x + 110 * i, COLORS[name], _(_PART_WORDS[name])) for i, name in enumerate(_PARTS))
+    row_h = _LABEL_H + len(langs) * (_BAR_H + _GAP) + 8
+    bar_x = _LANG_W
+    legend = tuple(LegendItem(110 * i, COLORS[name], _(_PART_WORDS[name])) for i, name in enumerate(_PARTS))
     rows = []
     y = 26
     for row in coverage.rows:
@@ -313,7 +435,8 @@ def chart(coverage: Coverage, titles: Mapping[str, str], languages: Sequence[str
                 bars.append(Bar(x, width, COLORS[name], _("{lang}: {n} of {total} {part}").format(
                     lang=lang, n=n, total=cell.total, part=_(_PART_WORDS[name]))))
                 x += width
-            lanes.append(Lane(lang, y + i * (_BAR_H + _GAP), tuple(bars)))
-        rows.append(ChartRow(titles.get(row_key(row), row.id), y, tuple(lanes)))
+            lanes.append(Lane(lang, y + _LABEL_H + i * (_BAR_H + _GAP), tuple(bars)))
+        label = titles.get(row_key(row), row.id)
+        rows.append(ChartRow(_cut(label), label, y + 13, tuple(lanes)))
         y += row_h
-    return Chart(bar_x + _BAR_W + 10, 30 + row_h * len(coverage.rows), legend, tuple(rows), _LABEL_W, bar_x, _BAR_H)
+    return Chart(bar_x + _BAR_W + 10, y, legend, tuple(rows), 0, bar_x, _BAR_H)

@@ -1,11 +1,15 @@
 """The translation-status page of one language's site (render stage, docs path ``status.md``),
 from the check stage's `CheckResult`.
 
-The page shows that language's findings by rule and text, the English beside the
-translation, links to the rule and card pages, the coverage (the backlog as figures: a chart of
-the rules with a translation, a table per chapter, then each section folded with its rules and,
-one click away, each rule's untranslated texts as links), and the waived findings; every word in
-the page's language.
+The page shows, top first, that language's findings by rule and text (errors and warnings in
+full, the English beside the translation; the info findings of each rule folded), links to the
+rule and card pages, the coverage (the backlog as figures: a chart of the rules with a
+translation, a table per chapter, then each section folded with its rules and, one click away,
+each partly translated rule's untranslated texts as links; a rule with no text translated links
+its page, which lists them all; the rulings of cards by the card pages that show them), and the
+waived findings; every word in the page's language, counts with their plural forms, French
+punctuation spaced by the catalog. On a phone at the scale of the complete data (1,671 rules,
+24,606 rulings) it stays a page one reads from the top: what is folded takes one line.
 
 This module decides what the page shows (with `check.view`, which the QA report reads too); its
 shape is ``templates/pages/status.md.j2`` with the pieces ``templates/qa/`` it shares with the
@@ -21,8 +25,8 @@ from dataclasses import dataclass
 
 from ..check import CheckResult, Waived
 from ..check.coverage import Cell
-from ..check.view import (Chart, Counts, Entry, Index, Words, by_group, chart, counts, entry, grouped_missing,
-                          localised, row_key, translated_rows)
+from ..check.view import (Chart, Counts, Entry, Index, Words, by_group, chart, count_words, counts, entry,
+                          grouped_missing, localised, plural, row_key, say, translated_rows)
 from ..i18n import UI
 from ..models import SOURCE_LANGUAGE, Finding, KnowledgeBase, Severity
 from . import paths
@@ -41,26 +45,39 @@ class Link:
 
 @dataclass(frozen=True)
 class CoverageLine:
-    """A row of the coverage table: the rule (or its rulings) and this language's cell."""
+    """A row of the coverage table: the chapter and this language's figures."""
     name: str
-    href: str                   # the rule page (Markdown path), or ""
-    cell: Cell
+    href: str                   # the chapter's part of the page (an anchor), or ""
+    cell: "Figures"
+
+
+@dataclass(frozen=True)
+class Figures:
+    """A cell of the coverage as the page writes it: the counts and the share in the locale's
+    format ("25%", "25 %")."""
+    translated: int
+    stale: int
+    missing: int
+    percent: str
+    summary: str                # "6 up to date, 1 stale, 17 missing (25%)" in the page's language
 
 
 @dataclass(frozen=True)
 class RuleLine:
-    """A rule (or its rulings) in a section of the coverage: its cell and its untranslated texts."""
+    """A rule (or its rulings) in a section of the coverage: its figures and its untranslated
+    texts (none listed when nothing of it is translated: its page lists them all)."""
     name: str
     href: str                   # the rule page (HTML path), or ""
-    cell: Cell
+    cell: Figures
     missing: tuple[Link, ...]   # the texts without a text in the language (HTML paths): one click away
+    all_missing: bool           # nothing of it is in the language
 
 
 @dataclass(frozen=True)
 class SectionBlock:
     """A section (702) of the coverage, folded: its sum and its rules."""
     title: str
-    cell: Cell
+    cell: Figures
     rules: tuple[RuleLine, ...]
 
 
@@ -71,15 +88,19 @@ class MissingBlock:
     code: str
     suggestion: str
     links: tuple[Link, ...]     # to the texts (HTML paths)
+    lead: str                   # "5 texts:" in the page's language
 
 
 @dataclass(frozen=True)
 class Section:
-    """The findings of one rule (or of the rulings of one mechanic)."""
+    """The findings of one rule (or of the rulings of one mechanic): errors and warnings in full,
+    its info findings folded (`infos`, with the words of their fold)."""
     title: str
     href: str                   # the rule page (Markdown path), or ""
     blocks: tuple[MissingBlock, ...]
     entries: tuple[tuple[Entry, str], ...]   # each text's findings and the link to it (Markdown path, or "")
+    infos: tuple[tuple[Entry, str], ...] = ()
+    infos_summary: str = ""     # "3 info: 702.78a, 702.78 note 1"
 
 
 @dataclass(frozen=True)
@@ -89,11 +110,13 @@ class StatusPage:
     name: str                   # the language's own name
     profile: str
     counts: Counts
+    heading: str                # "Translation status: Deutsch" in the page's language
+    summary: str                # "Findings: 1 error, …; 0 waived." in the page's language
     waived: tuple[tuple[Waived, str], ...]   # each waived finding and its unit's label
     chart: Chart | None         # None when no rule has a translation yet
     chapters: tuple[CoverageLine, ...]      # the coverage per chapter (7 Additional Rules)
     coverage: tuple[SectionBlock, ...]      # per section, folded: its rules and their untranslated texts
-    total: Cell
+    total: Figures
     sections: tuple[Section, ...]
     has_findings: bool
     words: Words
@@ -125,7 +148,8 @@ def _html(href: str) -> str:
     return href.replace(".md", ".html", 1) if href else ""
 
 
-def _sections(findings: list[Finding], ix: Index, lang: str) -> list[Section]:
+def _sections(findings: list[Finding], ix: Index, lang: str, ui: UI) -> list[Section]:
+    speaker = ui   # English too: the msgids, with their plural forms
     single, grouped = grouped_missing(findings, ix)
     blocks_of: dict[str, list[list[Finding]]] = defaultdict(list)
     for (_code, _lang, group), items in sorted(grouped.items()):
@@ -141,48 +165,100 @@ def _sections(findings: list[Finding], ix: Index, lang: str) -> list[Section]:
             first = items[0]
             ordered = sorted(items, key=lambda f: ix.position(f.entry))
             blocks.append(MissingBlock(first.severity, first.code, first.suggestion,
-                                       tuple(Link(ix.label(f.entry), _html(_unit_href(ix, f.entry))) for f in ordered)))
+                                       tuple(Link(ix.label(f.entry, speaker), _html(_unit_href(ix, f.entry))) for f in ordered),
+                                       plural(speaker, "{n} text:", "{n} texts:", len(ordered))))
         folded = {id(f) for items in blocks_of.get(group, ()) for f in items}
-        shown = []
+        shown, infos = [], []
         for entry_id, items in entries:
             items = [f for f in items if id(f) not in folded]
-            if items:
-                shown.append((entry(ix, entry_id, lang, items), _unit_href(ix, entry_id)))
-        out.append(Section(ix.group_title(group, lang), _group_href(ix, group), tuple(blocks), tuple(shown)))
+            top = [f for f in items if f.severity is not Severity.INFO]
+            rest = [f for f in items if f.severity is Severity.INFO]
+            if top:
+                shown.append((_entry(ix, entry_id, lang, top, speaker), _unit_href(ix, entry_id)))
+            if rest:
+                infos.append((_entry(ix, entry_id, lang, rest, speaker), _html(_unit_href(ix, entry_id))))
+        n_infos = sum(len(e.findings) for e, _href in infos)
+        infos_summary = say(speaker, "{what}: {texts}", what=plural(speaker, "{n} info", "{n} info", n_infos),
+                            texts=", ".join(e.label for e, _href in infos)) if infos else ""
+        out.append(Section(ix.group_title(group, lang, speaker), _group_href(ix, group), tuple(blocks), tuple(shown),
+                           tuple(infos), infos_summary))
     return out
+
+
+def _entry(ix: Index, entry_id: str, lang: str, findings: list[Finding], speaker: UI | None) -> Entry:
+    """The text's findings with its label in the page's language."""
+    found = entry(ix, entry_id, lang, findings)
+    return dataclasses.replace(found, label=ix.label(entry_id, speaker)) if speaker is not None else found
+
+
+def _figures(cell: Cell, ui: UI, speaker: UI | None) -> Figures:
+    percent = ui.percent(cell.percent)
+    summary = say(speaker, "{translated}, {stale}, {missing} ({percent})",
+                  translated=plural(speaker, "{n} up to date", "{n} up to date", cell.translated),
+                  stale=plural(speaker, "{n} stale", "{n} stale", cell.stale),
+                  missing=plural(speaker, "{n} missing", "{n} missing", cell.missing), percent=percent)
+    return Figures(cell.translated, cell.stale, cell.missing, percent, summary)
+
+
+def _card_rulings(ix: Index, units: tuple[str, ...], speaker: UI | None) -> tuple[Link, ...]:
+    """The untranslated rulings of cards, by the card pages that show them: "cards/qu (12)"."""
+    pages: dict[str, int] = defaultdict(int)
+    for unit in units:
+        href = _unit_href(ix, unit)
+        pages[href.split("#", 1)[0]] += 1
+    return tuple(Link(say(speaker, "{page} ({n})", page=page.removesuffix(".md"), n=n), _html(page))
+                 for page, n in sorted(pages.items()) if page)
 
 
 def status_data(result: CheckResult, kb: KnowledgeBase, lang: str, ui: UI) -> StatusPage:
     """What the status page of `lang` shows, from the check result."""
     ix = Index.of(kb)
-    findings = localised(result.for_lang(lang), ui if lang != SOURCE_LANGUAGE else None)
-    titles = {row_key(row): ix.group_title(row_key(row), lang) for row in result.coverage.rows}
+    speaker = ui   # English too: the msgids, with their plural forms
+    findings = localised(result.for_lang(lang), speaker, ix)
+    titles = {row_key(row): ix.group_title(row_key(row), lang, speaker) for row in result.coverage.rows}
     coverage = result.coverage
-    chapters = tuple(CoverageLine(_part_title(ui, "chapter", p.key, p.title), "", p.cells[lang])
+    chapters = tuple(CoverageLine(_part_title(ui, "chapter", p.key, p.title), "", _figures(p.cells[lang], ui, speaker))
                      for p in coverage.chapters)
     blocks = []
     for part in coverage.sections:
         rows = [row for row in coverage.rows if row.section == part.key]
-        rules = tuple(RuleLine(titles[row_key(row)], _html(_group_href(ix, row_key(row))), row.cells[lang],
-                               tuple(Link(ix.label(u), _html(_unit_href(ix, u))) for u in row.untranslated.get(lang, ())))
-                      for row in rows)
-        blocks.append(SectionBlock(_part_title(ui, "section", part.key, part.title), part.cells[lang], rules))
+        rules = []
+        for row in rows:
+            cell = row.cells[lang]
+            untranslated = row.untranslated.get(lang, ())
+            nothing = not (cell.translated or cell.stale)
+            href = _html(_group_href(ix, row_key(row)))
+            if row.kind == "rulings" and not href:
+                missing = _card_rulings(ix, untranslated, speaker)   # rulings of cards: by their card pages
+            elif nothing and href:
+                missing = ()                                         # the rule page lists them all
+            else:
+                missing = tuple(Link(ix.label(u, speaker), _html(_unit_href(ix, u))) for u in untranslated)
+            rules.append(RuleLine(titles[row_key(row)], href, _figures(cell, ui, speaker), missing,
+                                  nothing and bool(cell.missing) and not missing))
+        blocks.append(SectionBlock(_part_title(ui, "section", part.key, part.title), _figures(part.cells[lang], ui, speaker),
+                                   tuple(rules)))
     translated = translated_rows(coverage)
+    c = counts(findings)
+    waived = tuple((dataclasses.replace(w, finding=localised((w.finding,), speaker, ix)[0]), ix.label(w.finding.entry, speaker))
+                   for w in result.waived if w.finding.lang == lang)
     return StatusPage(
-        lang, ix.endonym(lang), result.profile, counts(findings),
-        tuple((dataclasses.replace(w, finding=localised((w.finding,), ui if lang != SOURCE_LANGUAGE else None)[0]),
-               ix.label(w.finding.entry)) for w in result.waived if w.finding.lang == lang),
+        lang, ix.endonym(lang), result.profile, c,
+        say(speaker, "Translation status: {language}", language=ix.endonym(lang)),
+        say(speaker, "Findings: {counts}.", counts=count_words(speaker, c, len(waived))),
+        waived,
         chart(translated, titles, None, ui._) if translated.rows else None,
-        chapters, tuple(blocks), coverage.totals[lang],
-        tuple(_sections(list(findings), ix, lang)) if findings else (), bool(findings), Words.of(ix, lang, ui._))
+        chapters, tuple(blocks), _figures(coverage.totals[lang], ui, speaker),
+        tuple(_sections(list(findings), ix, lang, ui)) if findings else (), bool(findings), Words.of(ix, lang, speaker))
 
 
 def _part_title(ui: UI, kind: str, key: str, title: str) -> str:
     """"Chapter 7: Additional Rules", "Section 702", "Rulings" in the page's language."""
     if key == "rulings":
         return ui._("Rulings")
-    name = (ui._("Chapter {key}") if kind == "chapter" else ui._("Section {key}")).format(key=key)
-    return f"{name}: {title}" if title else name
+    if title:
+        return (ui._("Chapter {key}: {title}") if kind == "chapter" else ui._("Section {key}: {title}")).format(key=key, title=title)
+    return (ui._("Chapter {key}") if kind == "chapter" else ui._("Section {key}")).format(key=key)
 
 
 def status_page(result: CheckResult, kb: KnowledgeBase, ui: UI) -> str:

@@ -14,7 +14,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from ..check import CheckResult
-from ..check.view import Counts, Group, Index, Words, chart, counts, groups, localised, row_key
+from ..check.view import Counts, Group, Index, Words, chart, count_words, counts, groups, localised, row_key
 from ..models import KnowledgeBase, Speaker
 from ..render.templating import template
 
@@ -29,6 +29,7 @@ class LanguageSection:
     code: str
     name: str
     counts: Counts
+    count_words: str            # "0 errors, 1 warning, 2 info" in the report's language
     groups: tuple[Group, ...]
     words: Words
 
@@ -41,17 +42,20 @@ def _english(text: str) -> str:
 def to_html(result: CheckResult, kb: KnowledgeBase, speaker: Speaker | None = None) -> str:
     ix = Index.of(kb)
     say = speaker._ if speaker is not None else _english
-    titles = {row_key(row): ix.group_title(row_key(row)) for row in result.coverage.rows}
+    titles = {row_key(row): ix.group_title(row_key(row), speaker=speaker) for row in result.coverage.rows}
     sections = []
     for lang in result.langs:
-        findings = localised(result.for_lang(lang), speaker)
-        sections.append(LanguageSection(lang, ix.endonym(lang), counts(findings), tuple(groups(findings, ix, lang)),
-                                        Words.of(ix, lang, say)))
+        findings = localised(result.for_lang(lang), speaker, ix)
+        c = counts(findings)
+        sections.append(LanguageSection(lang, ix.endonym(lang), c, count_words(speaker, c), tuple(groups(findings, ix, lang, speaker)),
+                                        Words.of(ix, lang, speaker)))
     coverage = result.coverage
     return template(TEMPLATE).render(
-        _=say, report_lang=getattr(speaker, "lang", "en"), result=result, total=counts(result.findings), chart=chart(coverage, titles, None, say),
+        _=say, report_lang=getattr(speaker, "lang", "en"), result=result,
+        total_words=count_words(speaker, counts(result.findings), len(result.waived)), chart=chart(coverage, titles, None, say),
+        percent=speaker.percent if speaker is not None else "{}%".format,
         names=[ix.endonym(lang) for lang in coverage.languages],
         rows=[(titles[row_key(row)], [row.cells[lang] for lang in coverage.languages]) for row in coverage.rows],
         totals=[coverage.totals[lang] for lang in coverage.languages],
-        languages=sections, waived=[(dataclasses.replace(w, finding=localised((w.finding,), speaker)[0]), ix.label(w.finding.entry))
-                                    for w in result.waived])
+        languages=sections, waived=[(dataclasses.replace(w, finding=localised((w.finding,), speaker, ix)[0]),
+                                     ix.label(w.finding.entry, speaker)) for w in result.waived])

@@ -16,19 +16,22 @@ from __future__ import annotations
 import json
 
 from ..check import CheckResult
+from ..check.view import Index, localised_finding
 from ..models import Finding, KnowledgeBase, Severity, Speaker
 
 __all__ = ["finding_dict", "report_data", "to_json"]
 
 
-def finding_dict(f: Finding, speaker: Speaker | None = None, lang: str | None = None) -> dict[str, object]:
-    """A finding as the JSON report writes it."""
+def finding_dict(f: Finding, speaker: Speaker | None = None, lang: str | None = None,
+                 ix: Index | None = None) -> dict[str, object]:
+    """A finding as the JSON report writes it (with the index, the localised message names units
+    in the reader's language too)."""
     out: dict[str, object] = {"code": f.code, "severity": f.severity.value, "lang": f.lang, "entry": f.entry,
                               "file": f.file, "line": f.line, "message": f.message, "suggestion": f.suggestion}
     if f.also:
         out["also"] = list(f.also)
     if speaker is not None and lang is not None:
-        message, suggestion = f.localised(speaker)
+        message, suggestion = localised_finding(f, speaker, ix)
         out["localised"] = {"lang": lang, "message": message, "suggestion": suggestion}
     return out
 
@@ -36,14 +39,15 @@ def finding_dict(f: Finding, speaker: Speaker | None = None, lang: str | None = 
 _RANK = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 
 
-def report_data(result: CheckResult, speaker: Speaker | None = None, lang: str | None = None) -> dict[str, object]:
+def report_data(result: CheckResult, speaker: Speaker | None = None, lang: str | None = None,
+                ix: Index | None = None) -> dict[str, object]:
     """What the JSON report holds, as plain data."""
     top_first = sorted(result.findings, key=lambda f: _RANK[f.severity])   # stable: report order within
     return {
         "profile": result.profile,
         "languages": list(result.langs),
-        "findings": [finding_dict(f, speaker, lang) for f in top_first],
-        "waived": [dict(finding_dict(w.finding, speaker, lang), reason=w.reason, waiver_file=w.waiver_file,
+        "findings": [finding_dict(f, speaker, lang, ix) for f in top_first],
+        "waived": [dict(finding_dict(w.finding, speaker, lang, ix), reason=w.reason, waiver_file=w.waiver_file,
                         waiver_line=w.waiver_line) for w in result.waived],
         "coverage": result.coverage.as_dict(),
         "summary": result.summary,
@@ -52,4 +56,5 @@ def report_data(result: CheckResult, speaker: Speaker | None = None, lang: str |
 
 def to_json(result: CheckResult, kb: KnowledgeBase | None = None, speaker: Speaker | None = None,
             lang: str | None = None) -> str:
-    return json.dumps(report_data(result, speaker, lang), ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+    ix = Index.of(kb) if kb is not None and speaker is not None else None
+    return json.dumps(report_data(result, speaker, lang, ix), ensure_ascii=False, indent=2, sort_keys=True) + "\n"

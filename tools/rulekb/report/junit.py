@@ -13,7 +13,7 @@ from collections import defaultdict
 from xml.etree import ElementTree as ET
 
 from ..check import CheckResult, Waived
-from ..check.view import Index, localised
+from ..check.view import Index, localised, localised_finding, say
 from ..models import Finding, KnowledgeBase, Rule, Severity, Speaker
 
 __all__ = ["to_junit"]
@@ -26,14 +26,15 @@ def _xml(text: str) -> str:
     return _XML_BAD.sub("\ufffd", text)
 
 
-def _note(f: Finding) -> str:
-    return f"{f.severity.value} [{f.code}] {f.message}\n  fix: {f.suggestion}"
+def _note(f: Finding, speaker: Speaker | None) -> str:
+    return say(speaker, "{severity} [{code}] {message}", severity=say(speaker, f.severity.value), code=f.code,
+               message=f.message) + "\n  " + say(speaker, "fix: {suggestion}", suggestion=f.suggestion)
 
 
 def to_junit(result: CheckResult, kb: KnowledgeBase, speaker: Speaker | None = None) -> str:
     ix = Index.of(kb)
     by_case: dict[tuple[str, str], list[Finding]] = defaultdict(list)
-    for f in localised(result.findings, speaker):
+    for f in localised(result.findings, speaker, ix):
         by_case[(f.lang, f.entry)].append(f)
     waived: dict[tuple[str, str], list[Waived]] = defaultdict(list)
     for w in result.waived:
@@ -58,13 +59,15 @@ def to_junit(result: CheckResult, kb: KnowledgeBase, speaker: Speaker | None = N
             if errors:
                 fails += 1
                 failure = ET.SubElement(case, "failure", {"type": errors[0].code, "message": _xml(errors[0].message)})
-                failure.text = _xml("\n".join(_note(f) for f in errors))
-            notes = [_note(f) for f in findings if f.severity is not Severity.ERROR]
-            notes += [f"waived [{w.finding.code}] {w.finding.message}\n  reason: {w.reason}"
+                failure.text = _xml("\n".join(_note(f, speaker) for f in errors))
+            notes = [_note(f, speaker) for f in findings if f.severity is not Severity.ERROR]
+            notes += [say(speaker, "waived [{code}] {message}", code=w.finding.code,
+                          message=localised_finding(w.finding, speaker, ix)[0])
+                      + "\n  " + say(speaker, "reason: {reason}", reason=w.reason)
                       for w in waived.get((lang, unit.id), [])]
             if notes:
                 ET.SubElement(case, "system-out").text = _xml("\n".join(notes))
-        for f in (f for f in localised(result.findings, speaker) if f.lang == lang and f.entry not in ix.units):
+        for f in (f for f in localised(result.findings, speaker, ix) if f.lang == lang and f.entry not in ix.units):
             tests += 1
             case = ET.SubElement(suite, "testcase", {"classname": f"rulekb.{lang}", "name": f.entry,
                                                      "file": f.file, "line": str(f.line)})
@@ -72,7 +75,7 @@ def to_junit(result: CheckResult, kb: KnowledgeBase, speaker: Speaker | None = N
                 fails += 1
                 ET.SubElement(case, "failure", {"type": f.code, "message": _xml(f.message)}).text = _xml(f.suggestion)
             else:
-                ET.SubElement(case, "system-out").text = _xml(_note(f))
+                ET.SubElement(case, "system-out").text = _xml(_note(f, speaker))
         suite.set("tests", str(tests))
         suite.set("failures", str(fails))
         suite.set("errors", "0")

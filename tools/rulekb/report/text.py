@@ -9,11 +9,11 @@ findings per check family and language, and the verdict; in the language of the 
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Sequence
 
 from ..check import CheckResult
 from ..check.coverage import Coverage
-from ..check.view import Index, counts, localised, row_key
+from ..check.view import Index, count_words, counts, localised, localised_finding, row_key
 from ..models import KnowledgeBase, Severity, Speaker
 
 __all__ = ["to_text"]
@@ -23,20 +23,26 @@ def _english(text: str) -> str:
     return text
 
 
-def coverage_table(coverage: Coverage, langs: Sequence[str], ix: Index, _: Callable[[str], str] = _english) -> list[str]:
+def coverage_table(coverage: Coverage, langs: Sequence[str], ix: Index, speaker: Speaker | None = None) -> list[str]:
     """The coverage as aligned columns, up to date/stale/missing per language: per chapter, per
     section, then per rule (and the rulings of each mechanic)."""
+    def _(message: str) -> str:
+        return speaker._(message) if speaker is not None else message
+
+    def percent(value: int) -> str:
+        return speaker.percent(value) if speaker is not None else f"{value}%"
+
     head = [_("chapter / section / rule")] + [_("{lang} ok/stale/missing").format(lang=lang) for lang in langs]
     rows = []
     for part, label in ([(p, _("chapter {key}").format(key=p.key)) for p in coverage.chapters]
                         + [(p, _("section {key}").format(key=p.key)) for p in coverage.sections]):
         title = f"{label} {part.title}".rstrip() if part.key != "rulings" else _("rulings")
-        rows.append([title] + [f"{c.translated}/{c.stale}/{c.missing} ({c.percent}%)"
+        rows.append([title] + [f"{c.translated}/{c.stale}/{c.missing} ({percent(c.percent)})"
                                for c in (part.cells[lang] for lang in langs)])
     for row in coverage.rows:
         cells = (row.cells[lang] for lang in langs)
-        rows.append([ix.group_title(row_key(row))] + [f"{c.translated}/{c.stale}/{c.missing}" for c in cells])
-    rows.append([_("total")] + [f"{c.translated}/{c.stale}/{c.missing} ({c.percent}%)" for c in
+        rows.append([ix.group_title(row_key(row), speaker=speaker)] + [f"{c.translated}/{c.stale}/{c.missing}" for c in cells])
+    rows.append([_("total")] + [f"{c.translated}/{c.stale}/{c.missing} ({percent(c.percent)})" for c in
                                 (coverage.totals[lang] for lang in langs)])
     widths = [max(len(r[i]) for r in [head] + rows) for i in range(len(head))]
 
@@ -53,31 +59,33 @@ def to_text(result: CheckResult, kb: KnowledgeBase, speaker: Speaker | None = No
     out = [_("rulekb check — profile '{profile}', languages {langs}").format(profile=result.profile,
                                                                           langs=", ".join(result.langs))]
     for lang in result.langs:
-        findings = localised(result.for_lang(lang), speaker)
+        findings = localised(result.for_lang(lang), speaker, ix)
         c = counts(findings)
         out.append("")
         name = speaker.language_name(lang) if speaker is not None else ix.name(lang)
-        out.append(_("== {name} ({lang}): {errors} errors, {warnings} warnings, {infos} info ==").format(
-            name=name, lang=lang, errors=c.errors, warnings=c.warnings, infos=c.infos))
+        out.append(_("== {name} ({lang}): {counts} ==").format(name=name, lang=lang, counts=count_words(speaker, c)))
         if not findings:
             out.append(_("no findings"))
             continue
         for f in findings:
             also = f" (+{', '.join(f.also)})" if f.also else ""
-            out.append(f"{f.file}:{f.line}: {sev[f.severity.value]} [{f.code}]{also} {f.entry} ({f.lang}): {f.message}")
+            # "file:line:" stays as compilers write it (editors jump to it); the rest is the language's
+            out.append(f"{f.file}:{f.line}: " + _("{severity} [{code}]{also} {entry} ({lang}): {message}").format(
+                severity=sev[f.severity.value], code=f.code, also=also, entry=f.entry, lang=f.lang, message=f.message))
             if f.suggestion:
-                out.append(f"    {_('fix')}: {f.suggestion}")
+                out.append("    " + _("fix: {suggestion}").format(suggestion=f.suggestion))
     if result.waived:
         out.append("")
         out.append(_("== waived ({n}) ==").format(n=len(result.waived)))
         for w in result.waived:
             f = w.finding
-            message, _fix = f.localised(speaker)
-            out.append(f"{f.file}:{f.line}: {_('waived')} [{f.code}] {f.entry} ({f.lang}): {message}")
-            out.append(f"    {_('reason')} ({w.waiver_file}:{w.waiver_line}): {w.reason}")
+            message, _fix = localised_finding(f, speaker, ix)
+            out.append(f"{f.file}:{f.line}: " + _("waived [{code}] {entry} ({lang}): {message}").format(
+                code=f.code, entry=f.entry, lang=f.lang, message=message))
+            out.append("    " + _("reason ({where}): {reason}").format(where=f"{w.waiver_file}:{w.waiver_line}", reason=w.reason))
     out.append("")
     out.append(_("== coverage (texts up to date / stale / missing) =="))
-    out.extend(coverage_table(result.coverage, result.coverage.languages, ix, _))
+    out.extend(coverage_table(result.coverage, result.coverage.languages, ix, speaker))
     out.append("")
     out.append(_("== findings per family and language =="))
     by_family = result.summary.get("by_family", {})
@@ -93,7 +101,6 @@ def to_text(result: CheckResult, kb: KnowledgeBase, speaker: Speaker | None = No
     total = counts(result.findings)
     verdict = _("FAILED") if result.exit_code else _("passed")
     out.append("")
-    out.append(_("{verdict}: {errors} errors, {warnings} warnings, {infos} info, {waived} waived (exit code {code}; "
-                 "errors fail the check)").format(verdict=verdict, errors=total.errors, warnings=total.warnings,
-                                                  infos=total.infos, waived=len(result.waived), code=result.exit_code))
+    out.append(_("{verdict}: {counts} (exit code {code}; errors fail the check)").format(
+        verdict=verdict, counts=count_words(speaker, total, len(result.waived)), code=result.exit_code))
     return "\n".join(out) + "\n"
