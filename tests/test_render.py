@@ -121,7 +121,7 @@ def test_backlinks_list_the_texts_that_refer_to_a_rule(project):
 def test_the_number_history_has_locale_dates_and_today(project):
     expected = {"en": ("702.78 from July 11, 2009 to May 1, 2011", "702.81 since April 2021 (today)"),
                 "de": ("702.78: 11. Juli 2009 bis 1. Mai 2011", "702.81: seit April 2021 (heute)"),
-                "fr": ("702.78 : 11 juillet 2009 – 1 mai 2011", "702.81 : depuis avril 2021 (aujourd’hui)")}
+                "fr": ("702.78\u00a0: 11 juillet 2009 – 1 mai 2011", "702.81\u00a0: depuis avril 2021 (aujourd’hui)")}
     for lang, parts in expected.items():
         text = Elements(project.docs[lang]["rules/retrace.md"]).text
         for part in parts:
@@ -166,7 +166,7 @@ def test_a_french_page_shows_the_english_ruling_not_the_german_and_marks_german_
     assert "Original anglais — pas encore traduit" in translated
     german_only = element_html(project.docs["fr"]["cards/qu.md"], "explore-reveal-top-card")   # Queen's Agent's
     assert Elements(german_only).find("p", class_="rulekb-text", lang="de")
-    assert "Uniquement en allemand : pas d’original anglais" in german_only
+    assert "Uniquement en allemand\u00a0: pas d’original anglais" in german_only
 
 
 def test_source_tooltips_are_in_the_page_language(project):
@@ -181,7 +181,7 @@ def test_source_tooltips_are_in_the_page_language(project):
 
 def test_a_stale_translation_is_marked_with_the_english_it_should_match(project):
     block = element_html(project.docs["fr"]["rules/retrace.md"], "702.78a")
-    assert "Obsolète : le texte anglais a changé" in block
+    assert "Obsolète\u00a0: le texte anglais a changé" in block
     english = Elements(block).find("p", class_="rulekb-text", lang="en")
     assert english, "the current English is shown beside a stale translation"
     assert "while the card with retrace is in a player" in block
@@ -422,4 +422,4 @@ def test_a_long_rule_index_is_folded_and_sections_are_headed_by_their_own_rule(s
     # a chapter's title comes from the newest release (English, marked), its words from the catalog
     from rulekb.render.rules import IndexChapter
     titled = c.pages.render("pages/rules.md.j2", chapters=(IndexChapter("7", "Additional Rules", (), 0),), folded=True)
-    assert 'Chapitre 7 : <span lang="en">Additional Rules</span> <small>(0 règle)</small>' in titled
+    assert 'Chapitre 7\u00a0: <span lang="en">Additional Rules</span> <small>(0 règle)</small>' in titled
