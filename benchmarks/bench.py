@@ -30,6 +30,10 @@ Then, when the committed rules/ holds more than one release (the complete data: 
 releases, and the cards and rulings when they are committed), the same on the project itself
 (issue 13's targets), each figure named "complete: …":
 
+  import cr        every release of the archive (../shared/data/comprehensive-rules/archive/,
+                   110) imported in one run onto the seed content, from scratch  target <= 60 s
+  re-import cr     the same releases again into a copy of the committed data, where
+                   nothing changes (each file imported already: skipped)       target <= 10 s
   validate, check  cold and warm, as above                   check target <= 3 s cold, <= 1 s warm
   build (cold)     rulekb build, all languages                target <= 120 s (<= 180 s with the
                    rulings), site into build/bench/complete/
@@ -60,6 +64,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_RELEASE = ROOT.parent / "shared" / "data" / "comprehensive-rules" / "MagicCompRules-2026-01-16.txt"
+ARCHIVE = ROOT.parent / "shared" / "data" / "comprehensive-rules" / "archive"   # every official release
 WORK = ROOT / "build" / "bench"
 SEED_RULES = ROOT / "tests" / "data" / "seed" / "rules"   # the curated seed content, when the tests keep it there
 PROJECT_PARTS = ("translations", "content", "mkdocs.yml")
@@ -134,6 +139,40 @@ def seed_dataset(dataset: Path) -> None:
 def complete_data() -> bool:
     """Whether the committed rules/ holds the complete data (more than one imported release)."""
     return len(list((ROOT / "rules" / "releases").glob("*.yaml"))) > 1
+
+
+def import_figures(record, complete: Path) -> None:
+    """Issue 13's import figures: all releases of the archive from scratch (onto the seed
+    content), then again into a copy of the committed data (nothing changes)."""
+    releases = sorted(str(p) for p in ARCHIVE.glob("*.txt")) if ARCHIVE.is_dir() else []
+    if not releases:
+        record("complete: import cr (all releases, from scratch)", None, "s", 60.0, f"no archive at {ARCHIVE}")
+        return
+    scratch = complete / "import-scratch"
+    seed_dataset(scratch)
+    seconds, code, out = rulekb("import", "cr", *releases, "--into", str(scratch))
+    last = out.strip().splitlines()[-1] if out.strip() else ""
+    record("complete: import cr (all releases, from scratch)", seconds if code == 0 else None, "s", 60.0,
+           f"{len(releases)} releases onto the seed content; {last}" if code == 0 else f"failed: {last}")
+    shutil.rmtree(scratch, ignore_errors=True)
+    # a copy of the committed data, so that a stale one (another importer's) is imported into
+    # the copy, never into the project
+    again = complete / "import-again"
+    again.mkdir(parents=True)
+    shutil.copytree(ROOT / "rules", again / "rules")
+    for name in PROJECT_PARTS:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, again / name)
+        elif source.is_file():
+            shutil.copy2(source, again / name)
+    seconds, code, out = rulekb("import", "cr", *releases, "--into", str(again))
+    skipped = sum(1 for line in out.splitlines() if line.startswith("skipped "))
+    changed = "nothing changed" not in out
+    record("complete: re-import cr (no change)", seconds if code == 0 else None, "s", 10.0,
+           f"{skipped} of {len(releases)} releases imported already (skipped); "
+           + ("CHANGED FILES: the committed data is not what this importer makes" if changed else "nothing changed"))
+    shutil.rmtree(again, ignore_errors=True)
 
 
 def peak_memory_mb() -> float:
@@ -276,6 +315,7 @@ def main(argv: list[str] | None = None) -> int:
         complete = WORK / "complete"
         print(f"rulekb bench: the complete committed data ({len(list((ROOT / 'rules' / 'releases').glob('*.yaml')))} "
               f"releases) of {ROOT.name}/, built into {complete.relative_to(ROOT)}")
+        import_figures(record, complete)
         clear_knowledge_cache()
         for name, target in (("complete: validate (cold)", 2.0), ("complete: validate (warm)", None)):
             seconds, code, out = rulekb("validate")

@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ARCHIVE, archive_names, official_lines
+from conftest import ARCHIVE, archive_names, official_lines, rules_digest
 from rulekb.changes import compare_releases
+from rulekb.importers.cr import import_releases, imported_already, importer_version
 from rulekb.commands import main
 from rulekb.models import SOURCE_LANGUAGE, Unit, subrule_number
 
@@ -142,3 +143,23 @@ def test_changes_of_2026_01_16_agree_with_a_line_diff_of_the_two_files(kb, share
     assert {g.before for g in found.glossary if g.before} == set(old_terms) - set(new_terms)
     assert {g.after for g in found.glossary if g.after} == set(new_terms) - set(old_terms)
 
+
+
+def test_the_committed_data_is_this_importers_import_of_every_archive_file(shared):
+    """Each release file of rules/releases/ records the SHA-256 and place of its archive file and
+    the version of this importer (a change to the importer's code is a new version): importing the
+    archive again is a no-op that reads nothing but those records, skips every file and writes
+    nothing. When this fails, the committed data is another importer's (or other files'): import
+    the archive again, `rulekb import cr --force ../shared/data/comprehensive-rules/archive/*.txt`,
+    read what changed, and commit rules/."""
+    from conftest import ROOT
+    files = [ARCHIVE / name for name in archive_names()]
+    found = imported_already(ROOT, ROOT, [(f, f.read_bytes()) for f in files])
+    stale = sorted(set(archive_names()) - {files[i].name for i in found})
+    assert not stale, (f"{len(stale)} archive files are not recorded as imported by importer {importer_version()} "
+                       f"(e.g. {stale[:3]}): rulekb import cr --force {ARCHIVE}/*.txt, then commit rules/")
+    before = rules_digest(ROOT)
+    result = import_releases(ROOT, files)   # every file skipped: nothing is loaded or written
+    assert result.reports == () and len(result.skipped) == len(files)
+    assert (result.added, result.changed, result.deleted) == ((), (), ())
+    assert rules_digest(ROOT) == before

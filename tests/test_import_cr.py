@@ -19,7 +19,7 @@ import pytest
 from conftest import DATA, RELEASES, data_copy, official_lines, release_file, rules_digest
 from rulekb.commands import main
 from rulekb.describe import release_lines
-from rulekb.importers.cr import import_release, import_releases
+from rulekb.importers.cr import import_release, import_releases, importer_version
 from rulekb.releases import english_at, english_versions, numbering
 from rulekb.changes import compare_releases
 from rulekb.models import SOURCE_LANGUAGE, english_hash
@@ -135,10 +135,12 @@ def test_casting_spells_subrules_follow_their_text_across_lettering(full):
 
 
 def test_reimporting_a_release_changes_no_byte(full, shared, tmp_path):
+    """Imported again in full (--force: the merge, identity and all), a release changes nothing."""
     root = tmp_path / "again"
     shutil.copytree(full[0], root)
     before = rules_digest(root)
-    result = import_release(root, release_file(shared, "2011-05-01"))
+    result = import_release(root, release_file(shared, "2011-05-01"), force=True)
+    assert [r.release for r in result.reports] == ["2011-05-01"] and result.skipped == ()
     assert (result.added, result.changed, result.deleted) == ((), (), ())
     assert rules_digest(root) == before
     assert "nothing changed" in "\n".join(result.lines())
@@ -258,9 +260,47 @@ def test_the_same_release_in_any_encoding_gives_the_same_data(tmp_path):
 def test_reimport_of_an_unseen_release_changes_no_byte(synthetic):
     import_release(synthetic, SYNTHETIC[1])
     before = rules_digest(synthetic)
-    result = import_releases(synthetic, list(SYNTHETIC))
+    result = import_releases(synthetic, list(SYNTHETIC), force=True)
+    assert [r.release for r in result.reports] == ["2030-01-01", "2031-06-01"]
     assert (result.added, result.changed, result.deleted) == ((), (), ())
     assert rules_digest(synthetic) == before
+
+
+def test_a_release_imported_already_is_skipped_unless_forced(synthetic, capsys):
+    """A file whose release file records its SHA-256, its place and this importer's version is
+    imported already: skipped, and said so; --force imports it again (and changes nothing)."""
+    import_release(synthetic, SYNTHETIC[1])
+    manifest = (synthetic / "rules" / "releases" / "2031-06-01.yaml").read_text("utf-8")
+    assert f"importer: {importer_version()}\n" in manifest
+    before = rules_digest(synthetic)
+    files = [str(f) for f in SYNTHETIC]
+    assert main(["--root", str(synthetic), "import", "cr", *files]) == 0
+    out = capsys.readouterr().out
+    assert out.count("skipped the Comprehensive Rules effective") == 2 and "--force imports it again" in out
+    assert "imported the Comprehensive Rules" not in out and "files: nothing changed" in out
+    assert rules_digest(synthetic) == before
+    assert main(["--root", str(synthetic), "import", "cr", "--force", *files]) == 0
+    out = capsys.readouterr().out
+    assert "skipped" not in out and out.count("imported the Comprehensive Rules effective") == 2
+    assert rules_digest(synthetic) == before
+
+
+def test_a_release_is_imported_again_when_its_file_or_the_importer_changed(synthetic, tmp_path):
+    """Not skipped: a file whose bytes differ from those recorded (the same release in another
+    encoding: the same data, another SHA-256), and a release imported by another version of the
+    importer (its release file says which): both are imported, the release file then says so."""
+    manifest = synthetic / "rules" / "releases" / "2030-01-01.yaml"
+    recoded = write(tmp_path / "release-2030-01-01.txt", SYNTHETIC[0].read_text("utf-8"), "cp1252", "\r\n")
+    result = import_release(synthetic, recoded)
+    assert [r.release for r in result.reports] == ["2030-01-01"] and result.skipped == ()
+    assert result.changed == ("rules/releases/2030-01-01.yaml",)
+    assert "encoding: cp1252" in manifest.read_text("utf-8")
+    older = manifest.read_text("utf-8").replace(f"importer: {importer_version()}", "importer: 0123456789abcdef01234567")
+    manifest.write_text(older, "utf-8")
+    result = import_release(synthetic, recoded)
+    assert [r.release for r in result.reports] == ["2030-01-01"] and result.changed == ("rules/releases/2030-01-01.yaml",)
+    assert f"importer: {importer_version()}\n" in manifest.read_text("utf-8")
+    assert import_release(synthetic, recoded).skipped[0].release == "2030-01-01"
 
 
 def test_an_older_release_imported_later_keeps_the_newest_canonical(tmp_path):

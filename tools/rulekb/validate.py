@@ -218,14 +218,14 @@ def glossary_from(f: SourceFile, ctx: Context) -> tuple[list[GlossaryEntry], lis
 def release_from(f: SourceFile, ctx: Context) -> tuple[RulesRelease | None, list[Problem]]:
     r = Reader(f.path)
     m = r.mapping(f.root, "a release file", ("release", "source", "file", "sha256"),
-                  ("encoding", "line_endings", "chapters"))
+                  ("importer", "encoding", "line_endings", "chapters"))
     if m is None:
         return None, r.problems
     date = r.date(m.get("release"), "release date")
     source = r.choice(m.get("source"), "release source", ctx.source_ids)
     file = r.nonempty(m.get("file"), "release file")
     r.pattern(m.get("sha256"), "release sha256", SHA256, "the 64 hex digits of the file's SHA-256")
-    for name in ("encoding", "line_endings"):
+    for name in ("importer", "encoding", "line_endings"):
         if m.get(name) is not None:
             r.nonempty(m.get(name), f"release {name}")
     chapters = []

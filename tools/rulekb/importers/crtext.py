@@ -222,13 +222,19 @@ EIGHT_BIT_OTHERS = ("mac-roman", "cp437")
 TYPOGRAPHIC = frozenset("‘’“”–—…•™®©°·")
 
 
+_NOT_ASCII = re.compile(r"[^\x00-\x7f]")
+
+
 def _odd_characters(text: str) -> int:
     """How many non-ASCII characters of `text` no rules text would have where they are: a
     typographic mark, or a Latin-1 letter next to an ASCII letter (a capital one not between two
-    small ones), is plausible; anything else is odd (cp1252's ƒ, ‰, Ð, ª in a file of another code page)."""
+    small ones), is plausible; anything else is odd (cp1252's ƒ, ‰, Ð, ª in a file of another code page).
+    Only the non-ASCII characters are visited (a loop over all ~300,000 characters of a release
+    took 0.15 s, three times per 8-bit file)."""
     odd = 0
-    for i, c in enumerate(text):
-        if c.isascii() or c in TYPOGRAPHIC:
+    for found in _NOT_ASCII.finditer(text):
+        c, i = found.group(), found.start()
+        if c in TYPOGRAPHIC:
             continue
         before = text[i - 1] if i else " "
         after = text[i + 1] if i + 1 < len(text) else " "
