@@ -26,6 +26,8 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import hashlib
+import itertools
+import operator
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -66,6 +68,11 @@ def importer_version() -> str:
     from the same bytes, is imported already (`imported_already`)."""
     here = Path(__file__).resolve().parent
     return code_version([here / name for name in IMPORTER_MODULES])
+
+
+_FIRST, _SECOND = operator.itemgetter(0), operator.itemgetter(1)
+# a subrule letter's place in the alphabet of subrules (no l, no o)
+LETTER_INDEX = {letter: i for i, letter in enumerate(SUBRULE_LETTERS)}
 
 
 def source_id(date: str) -> str:
@@ -164,7 +171,7 @@ def finish_unit(unit: dict[str, Any], date: str, present_in: str | None) -> None
 def _unit_releases(unit: dict[str, Any] | None) -> set[str]:
     if not unit:
         return set()
-    return {r for v in unit.get(SOURCE_LANGUAGE, []) or [] for r in v.get("releases", ())}
+    return set().union(*(v.get("releases", ()) for v in unit.get(SOURCE_LANGUAGE, []) or []))
 
 
 # ---------------------------------------------------------------- one rule file
@@ -199,6 +206,10 @@ class RuleState:
     # subrule key -> {release: number} where the release printed the subrule with another rule's
     # number (432.2b under 423.2): written into `letters` as that number (models.subrule_number)
     printed: dict[str, dict[str, str]] = field(default_factory=dict)
+    # finished since its history was last made: the history is made once, at the end of the
+    # import (`finish_history`), from the releases it is in by then (making it after each release,
+    # from every release so far, was 13 % of importing 110 releases)
+    history_due: bool = False
 
     @classmethod
     def new(cls, rid: str, path: str, number: str, date: str) -> "RuleState":
@@ -244,8 +255,9 @@ class RuleState:
         elif date in self.printed.get(key, {}):
             del self.printed[key][date]
 
-    def finish(self, date: str, newest: str, registered: set[str]) -> None:
-        """Recompute number, release, history, letters, canonical texts, key order."""
+    def finish(self, date: str, registered: set[str]) -> None:
+        """Recompute number, release, letters, canonical texts, key order after the release
+        `date`; the history is made at the end of the import (`finish_history`)."""
         old_number = self.data["number"]
         candidates = dict(self.facts)
         if self.curated_release is not None and self.curated_release != date:
@@ -255,7 +267,7 @@ class RuleState:
             self.data["release"], self.data["number"] = release, candidates[release]
         if self.curated_release is not None and self.data["release"] != self.curated_release:
             self._materialise(self.curated_release, old_number, registered)
-        self._history(newest, registered)
+        self.history_due = True
         release = self.data["release"]
         # subrules: their order and letters
         subrules = self.data.get("subrules")
@@ -273,8 +285,11 @@ class RuleState:
             self.data["subrules"] = {k: subrules[k] for k in sorted(subrules, key=order) if subrules[k]}
             letters = {}
             for key in self.data["subrules"]:
-                per = {**self.letters.get(key, {}), **self.printed.get(key, {})}
+                own = self.letters.get(key, {})
                 implicit = _unit_releases(self.data["subrules"][key])
+                if not self.printed.get(key) and implicit.issuperset(own) and set(own.values()) <= {key}:
+                    continue  # its own letter in every release it has a text in (most subrules)
+                per = {**own, **self.printed.get(key, {})}
                 explicit = {rel: letter for rel, letter in sorted(per.items())
                             if not (letter == key and rel in implicit)}
                 if explicit:
@@ -296,6 +311,16 @@ class RuleState:
             self.data.clear()
             self.data.update(ordered)
 
+    def finish_history(self, newest: str) -> None:
+        """Make the number history (`history`) of a rule finished by this import, once all its
+        releases are merged; `newest`: the newest release imported."""
+        self._history(newest)
+        ordered = _ordered(self.data, RULE_KEYS)
+        if ordered is not self.data:
+            self.data.clear()
+            self.data.update(ordered)
+        self.history_due = False
+
     def _materialise(self, curated: str, number: str, registered: set[str]) -> None:
         """The file said the rule was `number` in `curated`; keep saying so in the history
         once `number` and `release` move to a newer release."""
@@ -312,36 +337,38 @@ class RuleState:
             source = next((v["source"] for u in self._units() for v in u.get(SOURCE_LANGUAGE, []) or []), source)
         history.append({"number": number, "since": curated, "until": curated, "source": source})
 
-    def _history(self, newest: str, registered: set[str]) -> None:
+    def _history(self, newest: str) -> None:
         history = [dict(e) for e in self.data.get("history", []) or [] if not _is_derived(e)]
         for e in history:
             e.pop("releases", None)
         ends = [e.get("until") or (history[i + 1].get("since") if i + 1 < len(history) else None)
                 for i, e in enumerate(history)]
         facts = sorted(self.facts.items())
-        runs: list[list[tuple[str, str]]] = []
-        open_run = False
-        for rel, number in facts:
-            if history:  # a curated entry that covers the release (most rules have none)
+        runs: list[tuple[str, list[str]]] = []   # (number, the releases of a run with that number)
+        if not history:  # no curated entries (most rules): the runs of the same number, at C speed
+            runs = [(number, list(map(_FIRST, group))) for number, group in itertools.groupby(facts, _SECOND)]
+        else:  # a release a curated entry covers joins it; the others make runs
+            open_run = False
+            for rel, number in facts:
                 home = next((e for e, end in zip(history, ends) if e.get("number") == number and _covers(e, end, rel)),
                             None)
                 if home is not None:
                     home.setdefault("releases", FlowList()).append(rel)
                     open_run = False
                     continue
-            if open_run and runs[-1][-1][1] == number:
-                runs[-1].append((rel, number))
-            else:
-                runs.append([(rel, number)])
-                open_run = True
-        last_known = max([r for r, _ in facts] + [self.data["release"]])
-        for run in runs:
-            first, last = run[0][0], run[-1][0]
-            entry: dict[str, Any] = {"number": run[0][1], "since": first}
+                if open_run and runs[-1][0] == number:
+                    runs[-1][1].append(rel)
+                else:
+                    runs.append((number, [rel]))
+                    open_run = True
+        last_known = max(facts[-1][0], self.data["release"]) if facts else self.data["release"]
+        for number, rels in runs:
+            first, last = rels[0], rels[-1]
+            entry: dict[str, Any] = {"number": number, "since": first}
             if last != last_known or last < newest:
                 entry["until"] = last
             entry["source"] = source_id(first)
-            entry["releases"] = FlowList(r for r, _ in run)
+            entry["releases"] = FlowList(rels)
             history.append(entry)
         history.sort(key=lambda e: (e.get("since") or "", number_key(e["number"])))
         history = [_ordered(e, HISTORY_KEYS) for e in history]
@@ -414,9 +441,9 @@ def to_node(data: Any, line: int = 1) -> Node:
     if type(data) is str:
         return Scalar(data, line, 1, True)
     if isinstance(data, dict):
-        return MapNode(tuple((Scalar(k, line, 1, False), to_node(v, line)) for k, v in data.items()), line, 1)
+        return MapNode(tuple([(Scalar(k, line, 1, False), to_node(v, line)) for k, v in data.items()]), line, 1)
     if isinstance(data, list):
-        return SeqNode(tuple(to_node(v, line) for v in data), line, 1)
+        return SeqNode(tuple([to_node(v, line) for v in data]), line, 1)
     value = ("true" if data else "false") if isinstance(data, bool) else str(data)
     return Scalar(value, line, 1, not isinstance(data, bool))
 
@@ -457,9 +484,11 @@ class Merge:
         for rid, state in self.states.items():
             data, facts = state.data, state.facts
             release = data["release"]
-            rels = set(facts) | {release}
-            older = [r for r in rels if r <= self.date]
-            near = max(older) if older else min(rels)
+            near = max(max(facts), release) if facts else release
+            if near > self.date:  # an older release imported later: the nearest one before it
+                rels = set(facts) | {release}
+                older = [r for r in rels if r <= self.date]
+                near = max(older) if older else min(rels)
             number = facts[near] if near in facts else data["number"]
             title = _english_at(data.get("title"), near, release)
             text = _english_at(data.get("text"), near, release)
@@ -469,7 +498,7 @@ class Merge:
                 if letter is None:
                     continue
                 sublist.append((key, letter, _english_at(unit, near, release) or ""))
-            sublist.sort(key=lambda s: SUBRULE_LETTERS.index(s[1]))
+            sublist.sort(key=lambda s: LETTER_INDEX[s[1]])
             subs[rid] = (number, sublist)
             rows.append((number_key(number), rid, number, title, text or "", tuple(s[2] for s in sublist), not facts))
         rows.sort()
@@ -608,7 +637,7 @@ class Merge:
             if not (state.matched or rid in had_it or rid in self.moved or state.curated_release is not None
                     or not state.facts or max(state.facts) >= before):
                 continue
-            state.finish(self.date, self.newest, self.registered)
+            state.finish(self.date, self.registered)
             if state.path not in self.lists:
                 self.tree.put(state.path, state.data)
             # as `RuleState.of` would make it from the data now: for the next release
@@ -959,11 +988,15 @@ def _import(root: Path, paths: Sequence[Path], effective: str | None, into: Path
         merge.glossary()
         merge.manifest(where)
         imported.add(date)
+        newest = merge.newest
         reports.append(ImportReport(date, source_id(date), str(file), release.encoding, release.line_endings,
                                     len(release.sections), len(release.rules),
                                     sum(len(r.subrules) for r in release.rules), len(release.glossary), matched, new,
                                     tuple(renumbered), merge.counts.new_texts, merge.counts.same_texts,
                                     release.warnings))
+    for state in states.values():
+        if state.history_due:
+            state.finish_history(newest)
     try:
         build_knowledge_base(_current(tree, loaded), target)
     except DataError as exc:  # a bug of the importer: say so, write nothing
