@@ -114,16 +114,18 @@ class Shared:
     inline: Inline = field(init=False)
     diffs: Diffs = field(init=False, default_factory=Diffs)   # the word diffs of the English, made once for every language
     _chosen: dict = field(init=False, default_factory=dict)
+    order: tuple[str, ...] = field(init=False, default=())   # the knowledge base's languages
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "inline", Inline(self.linked, self.links, self.cards, self.termbase))
+        object.__setattr__(self, "order", self.linked.kb.language_codes)
 
     def choose(self, unit: Unit, lang: str) -> Shown:
         """What a page in `lang` shows for `unit`, computed once."""
         key = (unit.id, lang)
         found = self._chosen.get(key)
         if found is None:
-            found = self._chosen[key] = choose(unit, lang, self.linked.kb.language_codes)
+            found = self._chosen[key] = choose(unit, lang, self.order)
         return found
 
     @classmethod

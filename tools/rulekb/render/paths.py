@@ -9,6 +9,8 @@ writes them as ``rules/retrace.html``.
 
 from __future__ import annotations
 
+import functools
+
 HOME = "index.md"
 ABOUT = "about.md"
 API_PAGE = "api.md"
@@ -30,6 +32,7 @@ def parallel_page(rule_id: str) -> str:
     return f"parallel/{rule_id}.md"
 
 
+@functools.lru_cache(maxsize=None)   # asked for every link to a card: half a million times on all cards
 def card_group(card_id: str) -> str:
     """The group of cards a card's page holds: the first two letters or digits of its id
     (``queens-agent`` -> ``qu``). Some 24,000 cards in ~500 pages per language instead of one page

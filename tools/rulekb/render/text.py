@@ -104,6 +104,12 @@ class CardNames:
         if not self._heads:
             return []
         folded = _fold_quotes(text)
+        # most texts name no card: two words of no name next to each other (a look-up per pair
+        # of the words' strings) say so before the words' places are taken
+        plain = _WORD_RUN.findall(folded)
+        heads = self._heads
+        if not any(pair in heads for pair in zip(plain, plain[1:])):
+            return []
         words = [(m.start(), m.group()) for m in _WORD_RUN.finditer(folded)]   # runs of letters and digits
         out: list[tuple[int, int, str]] = []
         after = 0
@@ -160,6 +166,9 @@ class Inline:
         self.termbase = termbase
         self.missing_title = _MISSING
         self._cache: dict[tuple, str] = {}
+        # the card names and terms found in a text, by (text, its language): a ruling of twelve
+        # cards is rendered on each card's section, where only its link to that card differs
+        self._found: dict[tuple[str, str], tuple[tuple[tuple[int, int, str], ...], tuple]] = {}
 
     @staticmethod
     def _href(page: str, fragment: str | None = None) -> str:
@@ -195,6 +204,16 @@ class Inline:
             found = self._cache[key] = self._render(text, unit_id, text_lang, variant, where)
         return found
 
+    def found_in(self, text: str, text_lang: str) -> tuple[tuple[tuple[int, int, str], ...], tuple]:
+        """The card names (start, end, card id) and the termbase's terms (`TermMatch`) in a
+        text, looked for once per text and language (`_found`)."""
+        key = (text, text_lang)
+        found = self._found.get(key)
+        if found is None:
+            terms = tuple(self.termbase.find_terms(text, text_lang)) if self.termbase is not None else ()
+            found = self._found[key] = (tuple(self.cards.find(text)), terms)
+        return found
+
     def _render(self, text: str, unit_id: str, text_lang: str, variant: int, where: Where) -> str:
         spans: list[_Span] = []
 
@@ -203,8 +222,9 @@ class Inline:
 
         for link in self.links.get((unit_id, text_lang, variant), ()):
             spans.append(_Span(link.reference.start, link.reference.end, self.reference_html(link)))
+        card_matches, term_matches = self.found_in(text, text_lang)
         seen_cards: set[str] = set()
-        for start, end, card_id in self.cards.find(text):
+        for start, end, card_id in card_matches:
             if card_id == where.card or card_id in seen_cards or not free(start, end):
                 continue
             seen_cards.add(card_id)
@@ -213,7 +233,7 @@ class Inline:
         if self.termbase is not None:
             seen_rules: set[str] = set()
             kb = self.linked.kb
-            for match in self.termbase.find_terms(text, text_lang):
+            for match in term_matches:
                 concept = self.termbase.concept(match.concept_id)
                 rule_id = concept.rule if concept is not None else None
                 if (rule_id is None or rule_id == where.rule or rule_id in seen_rules
