@@ -316,15 +316,36 @@ def test_card_page_has_names_in_every_language_and_rulings_by_locale_date(projec
 
 
 def test_cards_are_grouped_by_the_first_letters_of_their_ids_with_stable_anchors(project):
-    assert paths.card_group("queens-agent") == "qu" and paths.card_page("queens-agent") == "cards/qu.md"
-    assert paths.card_href("rules/explore.md", "queens-agent") == "../cards/qu.html#queens-agent"
-    assert paths.card_group("0-1-2-3") == "01"
+    pages = paths.CardPages.of(["queens-agent", "0-1-2-3", "brazen-buccaneers"])
+    assert paths.card_group("queens-agent") == "qu" and pages.page("queens-agent") == "cards/qu.md"
+    assert pages.href("rules/explore.md", "queens-agent") == "../cards/qu.html#queens-agent"
+    assert paths.card_group("0-1-2-3") == "01" and pages.page("0-1-2-3") == "cards/01.md"
     for lang in ("en", "de", "fr"):
         index = project.docs[lang]["cards/index.md"]
         assert 'href="qu.html"' in index and 'href="br.html"' in index
         # a ruling of several cards links each card at its anchor on its group's page
         explore = project.docs[lang]["rules/explore.md"]
         assert 'href="../cards/qu.html#queens-agent"' in explore
+
+
+def test_a_large_group_of_cards_is_cut_into_pages_of_at_most_100_cards_at_their_next_letters():
+    # 480 cards beginning "ma" (as on all MTGJSON sets): 130 "mar…" (more than a page: cut at
+    # their fourth letter), 40 each of "maa" … "mai", 30 "mas"; and a small group "qu" beside them
+    ids = [f"mar{chr(97 + i % 4)}-{i}" for i in range(130)]
+    ids += [f"ma{third}-card-{i}" for third in "abcdefghi" for i in range(40)] + [f"mas-{i}" for i in range(30)]
+    ids += ["queens-agent", "quest-for-the-holy-relic"]
+    pages = paths.CardPages.of(reversed(ids))   # the order given does not matter
+    shown: dict[str, list[str]] = {}
+    for card_id in ids:
+        shown.setdefault(pages.group(card_id), []).append(card_id)
+    assert all(len(cards) <= paths.MAX_CARDS_PER_PAGE for cards in shown.values())
+    assert shown["qu"] == ["queens-agent", "quest-for-the-holy-relic"]   # a small group keeps its page
+    # runs of whole three-letter groups, each page named after its first: maa+mab, mac+mad …
+    assert sorted(shown) == ["maa", "mac", "mae", "mag", "mai", "mara", "mard", "mas", "qu"]
+    assert shown["mai"] == [f"mai-card-{i}" for i in range(40)]
+    assert {card_id[:4] for card_id in shown["mara"]} == {"mara", "marb", "marc"}
+    assert pages.href("cards/qu.md", "mas-3") == "mas.html#mas-3"
+    assert paths.CardPages.of(ids) == pages   # the same cards, the same pages
 
 
 def test_keyword_index_lists_names_in_every_language(project):

@@ -62,7 +62,7 @@ def render_pages(c: Lang, changes: tuple[ReleaseChanges, ...] = ()) -> dict[str,
         docs[paths.rule_page(rule.id)] = checked(rule_page(c, rule))
         if has_parallel_view(c, rule):
             docs[paths.parallel_page(rule.id)] = checked(parallel_page(c, rule))
-    groups = card_groups(kb.cards)
+    groups = card_groups(kb.cards, c.shared.card_pages)
     for group, cards in groups.items():
         docs[paths.card_group_page(group)] = checked(card_group_page(c, group, cards))
     docs[paths.RULE_INDEX] = checked(rule_index(c))

@@ -93,7 +93,7 @@ def card_json(c: Lang, card: Card) -> dict[str, Any]:
     return {
         "id": card.id, "lang": c.lang, "name": card.names[name_lang], "name_lang": name_lang,
         "names": dict(card.names), "set": card.set_code, "collector_number": card.collector_number,
-        "oracle_id": card.oracle_id, "source": card.source, "page": _page(c.lang, paths.card_page(card.id), card.id),
+        "oracle_id": card.oracle_id, "source": card.source, "page": _page(c.lang, c.shared.card_pages.page(card.id), card.id),
         "rulings": [r.id for r in c.shared.rulings_by_card.get(card.id, ())],
     }
 
@@ -117,7 +117,7 @@ def api_files(c: Lang) -> dict[str, str]:
         path = paths.api_path(c.lang, "cards", paths.card_group(card.id))
         cards.setdefault(path, {})[card.id] = card_json(c, card)
         index["cards"].append({"id": card.id, "name": card.names.get(c.lang, card.names["en"]), "json": path,
-                               "page": _page(c.lang, paths.card_page(card.id), card.id)})
+                               "page": _page(c.lang, c.shared.card_pages.page(card.id), card.id)})
     rulings: dict[str, dict[str, Any]] = {}
     for ruling in c.kb.rulings:
         path = paths.api_path(c.lang, "rulings", ruling_group(ruling))

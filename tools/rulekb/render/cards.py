@@ -1,14 +1,15 @@
 """Card pages and the card index, for one language's site (render stage). Cards are shown in
-groups, one page per group (`paths.card_group`: the first two letters of the card's id,
-``cards/qu.html#queens-agent``): each card with its names in every language, its printing, the
-rules of its keywords and rulings, and its rulings with their dates (in the locale's long form).
-The index lists the groups. This module decides what the pages show; their shape is
+groups, one page per group (`paths.CardPages`: the cards whose ids begin with the same two
+letters, ``cards/qu.html#queens-agent``, a larger group cut into pages of at most 100 cards at
+their next letters, ``cards/mac.html``): each card with its names in every language, its printing,
+the rules of its keywords and rulings, and its rulings with their dates (in the locale's long
+form). The index lists the groups. This module decides what the pages show; their shape is
 ``templates/pages/card.md.j2`` (a group) and ``cards.md.j2`` (the index).
 
 Why groups: the MTGJSON import brings some 24,000 cards; a page per card and language would be
-72,000 mkdocs pages (about 25 minutes of building on two cores). A group page holds some 50
-cards; a card's names are in the search index (its section), its rulings are not (the rulings
-of 24,000 cards would make the index larger than the site's pages).
+72,000 mkdocs pages (about 25 minutes of building on two cores). A group page holds up to 100
+cards (~0.2 MB: a phone opens it at once); a card's names are in the search index, its rulings
+are not (the rulings of 24,000 cards would make the index larger than the site's pages).
 """
 
 from __future__ import annotations
@@ -117,11 +118,11 @@ def card_view(c: Lang, card: Card, page: str) -> CardView:
         paths.to_site_root(page) + paths.api_path(c.lang, "cards", paths.card_group(card.id)))
 
 
-def card_groups(cards: tuple[Card, ...]) -> dict[str, tuple[Card, ...]]:
-    """Group -> its cards, by id."""
+def card_groups(cards: tuple[Card, ...], pages: paths.CardPages) -> dict[str, tuple[Card, ...]]:
+    """Group -> its cards, by id (`paths.CardPages`: at most 100 cards a page)."""
     groups: dict[str, list[Card]] = {}
     for card in sorted(cards, key=lambda k: k.id):
-        groups.setdefault(paths.card_group(card.id), []).append(card)
+        groups.setdefault(pages.group(card.id), []).append(card)
     return {group: tuple(found) for group, found in sorted(groups.items())}
 
 

@@ -71,7 +71,7 @@ def unit_anchor(rule: Rule, unit: Unit) -> str:
     return kind.value
 
 
-def places(kb: KnowledgeBase) -> dict[str, Place]:
+def places(kb: KnowledgeBase, cards: paths.CardPages) -> dict[str, Place]:
     """unit id -> its place; a ruling is shown on the page of its (first) rule, a ruling of
     cards only on its first card's page."""
     out: dict[str, Place] = {}
@@ -85,7 +85,7 @@ def places(kb: KnowledgeBase) -> dict[str, Place]:
         elif ruling.mechanic is not None:
             out[ruling.unit.id] = Place(paths.rule_page(ruling.mechanic), ruling.id, ruling.unit.label, ruling.mechanic)
         elif ruling.cards:
-            out[ruling.unit.id] = Place(paths.card_page(ruling.cards[0]), ruling.id, ruling.unit.label, "")
+            out[ruling.unit.id] = Place(cards.page(ruling.cards[0]), ruling.id, ruling.unit.label, "")
     return out
 
 
@@ -109,6 +109,7 @@ class Shared:
     units: Mapping[str, Unit]
     parallel: frozenset[str] = frozenset()   # the ids of the rules with a parallel-view page
     notes: Mapping[str, Unit] = field(default_factory=dict)   # ruling id -> the rule note that is it
+    card_pages: paths.CardPages = field(default_factory=lambda: paths.CardPages.of(()))   # which page shows each card
     keyword_rules: Mapping[str, str] = field(default_factory=dict)   # keyword (casefolded) -> its rule's id
     cards_by_rule: Mapping[str, tuple[str, ...]] = field(default_factory=dict)   # rule id -> its keyword's cards
     inline: Inline = field(init=False)
@@ -117,7 +118,7 @@ class Shared:
     order: tuple[str, ...] = field(init=False, default=())   # the knowledge base's languages
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "inline", Inline(self.linked, self.links, self.cards, self.termbase))
+        object.__setattr__(self, "inline", Inline(self.linked, self.links, self.cards, self.termbase, self.card_pages))
         object.__setattr__(self, "order", self.linked.kb.language_codes)
 
     def choose(self, unit: Unit, lang: str) -> Shown:
@@ -141,9 +142,10 @@ class Shared:
             for card in ruling.cards:
                 by_card.setdefault(card, []).append(ruling)
         order = lambda rs: tuple(sorted(rs, key=lambda r: (r.date, r.id)))  # noqa: E731
-        return cls(linked, link_index(linked), CardNames(kb.cards), places(kb),
+        card_pages = paths.CardPages.of(card.id for card in kb.cards)
+        return cls(linked, link_index(linked), CardNames(kb.cards), places(kb, card_pages),
                    {k: order(v) for k, v in by_mechanic.items()}, {k: order(v) for k, v in by_card.items()}, termbase,
-                   {u.id: u for u in kb.units()}, parallel_view_rules(kb), notes, *keyword_cards(kb))
+                   {u.id: u for u in kb.units()}, parallel_view_rules(kb), notes, card_pages, *keyword_cards(kb))
 
 
 def keyword_cards(kb: KnowledgeBase) -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:

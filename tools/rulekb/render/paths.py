@@ -10,6 +10,10 @@ writes them as ``rules/retrace.html``.
 from __future__ import annotations
 
 import functools
+import itertools
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Iterable, Mapping
 
 HOME = "index.md"
 ABOUT = "about.md"
@@ -32,27 +36,88 @@ def parallel_page(rule_id: str) -> str:
     return f"parallel/{rule_id}.md"
 
 
-@functools.lru_cache(maxsize=None)   # asked for every link to a card: half a million times on all cards
+MAX_CARDS_PER_PAGE = 100   # a group page of 100 cards is ~0.2 MB: a phone opens it at once
+
+
+def _letters(card_id: str) -> str:
+    return "".join(ch for ch in card_id if ch.isalnum())
+
+
+@functools.lru_cache(maxsize=None)   # asked for every card of the JSON API, in every language
 def card_group(card_id: str) -> str:
-    """The group of cards a card's page holds: the first two letters or digits of its id
-    (``queens-agent`` -> ``qu``). Some 24,000 cards in ~500 pages per language instead of one page
-    each: the build stays within minutes, and a card's URL stays the same as cards are added."""
-    letters = "".join(ch for ch in card_id[:8] if ch.isalnum())[:2]
-    return letters or "0"
-
-
-def card_page(card_id: str) -> str:
-    """The page that shows a card: its group's page; the card is at the anchor of its id."""
-    return f"cards/{card_group(card_id)}.md"
+    """The group of cards of a card's JSON file (``api/<lang>/cards/qu.json``): the first two
+    letters or digits of its id (``queens-agent`` -> ``qu``)."""
+    return _letters(card_id)[:2] or "0"
 
 
 def card_group_page(group: str) -> str:
     return f"cards/{group}.md"
 
 
-def card_href(from_page: str, card_id: str) -> str:
-    """A relative link to a card: its group's page at the card's id."""
-    return href(from_page, card_page(card_id), card_id)
+@dataclass(frozen=True)
+class CardPages:
+    """Which page shows each card: ``cards/<group>.html``, the card at the anchor of its id.
+
+    A group is the cards whose ids begin with the same two letters or digits (``qu``: Queen's
+    Agent …), as long as they are at most `MAX_CARDS_PER_PAGE`; a larger group (``ma``: 480
+    cards of all MTGJSON sets) is cut at its three-letter groups into consecutive runs of at most
+    that many, each page named after the first three letters of its run (``mac``, ``mag``,
+    ``mar`` …), and a three-letter group larger than that at its four letters, and so on. Some
+    24,000 cards are then ~470 pages per language (a page per card would be 72,000 mkdocs pages,
+    ~25 minutes of building on two cores), none larger than 100 cards. A card keeps its page as
+    cards are added unless its group grows past the limit or its run is cut anew."""
+
+    groups: Mapping[str, str]    # card id -> the group of its page
+
+    @classmethod
+    def of(cls, card_ids: Iterable[str]) -> "CardPages":
+        ordered = sorted(card_ids, key=lambda cid: (_letters(cid), cid))
+        groups: dict[str, str] = {}
+        for key, found in itertools.groupby(ordered, key=card_group):
+            _place(list(found), key, 2, groups)
+        return cls(MappingProxyType(groups))
+
+    def group(self, card_id: str) -> str:
+        found = self.groups.get(card_id)
+        return found if found is not None else card_group(card_id)
+
+    def page(self, card_id: str) -> str:
+        """The Markdown path of the page that shows a card (``cards/qu.md``)."""
+        return card_group_page(self.group(card_id))
+
+    def href(self, from_page: str, card_id: str) -> str:
+        """A relative link to a card: its page at the card's id."""
+        return href(from_page, self.page(card_id), card_id)
+
+
+def _place(cards: list[str], name: str, depth: int, groups: dict[str, str]) -> None:
+    """Give `cards` (ids sharing their first `depth` letters, in order) the page `name`, or cut
+    them at their next letter into runs of pages (`CardPages`)."""
+    if len(cards) <= MAX_CARDS_PER_PAGE:
+        groups.update((cid, name) for cid in cards)
+        return
+    sub = [(key, list(found)) for key, found in
+           itertools.groupby(cards, key=lambda cid: _letters(cid)[:depth + 1] or "0")]
+    if len(sub) == 1 and len(sub[0][0]) <= depth:   # the ids have no more letters to cut at
+        groups.update((cid, name) for cid in cards)
+        return
+    run: list[str] = []
+    run_name = ""
+    for key, found in sub:
+        if len(found) > MAX_CARDS_PER_PAGE:
+            if run:
+                groups.update((cid, run_name) for cid in run)
+                run = []
+            _place(found, key, depth + 1, groups)
+            continue
+        if run and len(run) + len(found) > MAX_CARDS_PER_PAGE:
+            groups.update((cid, run_name) for cid in run)
+            run = []
+        if not run:
+            run_name = key
+        run += found
+    if run:
+        groups.update((cid, run_name) for cid in run)
 
 
 def html_path(page: str) -> str:

@@ -144,7 +144,7 @@ def rule_view(c: Lang, rule: Rule) -> RulePage:
         tuple(ruling_view(c, ruling, where) for ruling in c.shared.rulings_by_mechanic.get(rule.id, ())),
         history(c, rule), tuple(c.source_title(s) for s in sorted({h.source for h in rule.history})),
         moves(c, rule, moved, where), versions_of(c, rule), sources(c, rule), backlinks(c, rule, where),
-        tuple(CardLink(paths.card_href(where.page, cid), *_card_name(c, cid)) for cid in c.shared.cards_by_rule.get(rule.id, ())))
+        tuple(CardLink(c.shared.card_pages.href(where.page, cid), *_card_name(c, cid)) for cid in c.shared.cards_by_rule.get(rule.id, ())))
 
 
 def rule_page(c: Lang, rule: Rule) -> str:
@@ -161,7 +161,7 @@ def ruling_view(c: Lang, ruling: Ruling, where: Where, *, show_cards: bool = Tru
     id unless `anchor` says otherwise (None: none)."""
     cards = ()
     if show_cards:
-        cards = tuple(CardLink(paths.card_href(where.page, cid), *_card_name(c, cid)) for cid in ruling.cards)
+        cards = tuple(CardLink(c.shared.card_pages.href(where.page, cid), *_card_name(c, cid)) for cid in ruling.cards)
     if unit is None:
         unit = c.unit_view(c.shared.notes.get(ruling.id, ruling.unit), where,
                            anchor=ruling.id if anchor is _SAME else anchor, label=None, kind="ruling")  # type: ignore[arg-type]

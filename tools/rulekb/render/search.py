@@ -19,7 +19,7 @@ browser unpacks it natively, in the worker); deterministic (gzip without a time 
 - ``<lang>/search/rules.js``: the rules and the glossary of one language (`rules_part`);
 - ``search/cards.js`` at the site root: the card names, the same for every language, each
   card with its place on its group's page (``cards/qu.html#queens-agent``, relative to a
-  language's site: `paths.card_page`), so that the worker never has to know how cards are
+  language's site: `paths.CardPages`), so that the worker never has to know how cards are
   grouped (`cards_part`);
 - ``search/numbers.js`` at the site root: the rule numbers that are no longer today's (of
   older releases), each leading to its page ``<lang>/n/<number>.html`` (`numbers_part`), loaded
@@ -37,7 +37,7 @@ from typing import Any, Mapping, Sequence
 from ..models import KnowledgeBase, Rule, Unit
 from .context import Lang
 from .numbers import Holder
-from .paths import card_page, html_path
+from .paths import CardPages, html_path
 from .text import State
 
 FORMAT = 2                        # the shape of the parts; the worker refuses another (2: a card's link)
@@ -163,16 +163,17 @@ def numbers_part(today: Today) -> str:
     return encode("numbers", {"numbers": list(today.former)})
 
 
-def card_link(card_id: str) -> str:
+def card_link(pages: CardPages, card_id: str) -> str:
     """Where a card is shown, relative to a language's site: its group's page at its id."""
-    return f"{html_path(card_page(card_id))}#{card_id}"
+    return f"{html_path(pages.page(card_id))}#{card_id}"
 
 
 def cards_part(kb: KnowledgeBase) -> str:
     """Every card's link (`card_link`) and its names in the knowledge base's languages ("" where
     it has none)."""
     langs = list(kb.language_codes)
-    cards = [[card_link(card.id)] + [card.names.get(lang, "") for lang in langs] for card in kb.cards]
+    pages = CardPages.of(card.id for card in kb.cards)
+    cards = [[card_link(pages, card.id)] + [card.names.get(lang, "") for lang in langs] for card in kb.cards]
     return encode("cards", {"langs": langs, "cards": cards})
 
 

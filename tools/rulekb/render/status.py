@@ -122,7 +122,7 @@ class StatusPage:
     words: Words
 
 
-def _unit_href(ix: Index, entry_id: str) -> str:
+def _unit_href(ix: Index, entry_id: str, cards: paths.CardPages) -> str:
     """The page of a unit (Markdown path): its rule's page at the subrule's anchor, or for a
     ruling its first card's page (else its mechanic's rule page)."""
     rule = ix.rule_of(entry_id)
@@ -131,7 +131,7 @@ def _unit_href(ix: Index, entry_id: str) -> str:
         return paths.rule_page(rule.id) + (f"#{sub.number}" if sub else "")
     ruling = ix.ruling_of(entry_id)
     if ruling is not None and ruling.cards:
-        return paths.card_page(ruling.cards[0]) + f"#{ruling.id}"
+        return cards.page(ruling.cards[0]) + f"#{ruling.id}"
     if ruling is not None and ruling.mechanic is not None:
         return paths.rule_page(ruling.mechanic)
     return ""
@@ -148,7 +148,7 @@ def _html(href: str) -> str:
     return href.replace(".md", ".html", 1) if href else ""
 
 
-def _sections(findings: list[Finding], ix: Index, lang: str, ui: UI) -> list[Section]:
+def _sections(findings: list[Finding], ix: Index, lang: str, ui: UI, cards: paths.CardPages) -> list[Section]:
     speaker = ui   # English too: the msgids, with their plural forms
     single, grouped = grouped_missing(findings, ix)
     blocks_of: dict[str, list[list[Finding]]] = defaultdict(list)
@@ -165,7 +165,7 @@ def _sections(findings: list[Finding], ix: Index, lang: str, ui: UI) -> list[Sec
             first = items[0]
             ordered = sorted(items, key=lambda f: ix.position(f.entry))
             blocks.append(MissingBlock(first.severity, first.code, first.suggestion,
-                                       tuple(Link(ix.label(f.entry, speaker), _html(_unit_href(ix, f.entry))) for f in ordered),
+                                       tuple(Link(ix.label(f.entry, speaker), _html(_unit_href(ix, f.entry, cards))) for f in ordered),
                                        plural(speaker, "{n} text:", "{n} texts:", len(ordered))))
         folded = {id(f) for items in blocks_of.get(group, ()) for f in items}
         shown, infos = [], []
@@ -174,9 +174,9 @@ def _sections(findings: list[Finding], ix: Index, lang: str, ui: UI) -> list[Sec
             top = [f for f in items if f.severity is not Severity.INFO]
             rest = [f for f in items if f.severity is Severity.INFO]
             if top:
-                shown.append((_entry(ix, entry_id, lang, top, speaker), _unit_href(ix, entry_id)))
+                shown.append((_entry(ix, entry_id, lang, top, speaker), _unit_href(ix, entry_id, cards)))
             if rest:
-                infos.append((_entry(ix, entry_id, lang, rest, speaker), _html(_unit_href(ix, entry_id))))
+                infos.append((_entry(ix, entry_id, lang, rest, speaker), _html(_unit_href(ix, entry_id, cards))))
         n_infos = sum(len(e.findings) for e, _href in infos)
         infos_summary = say(speaker, "{what}: {texts}", what=plural(speaker, "{n} info", "{n} info", n_infos),
                             texts=", ".join(e.label for e, _href in infos)) if infos else ""
@@ -200,11 +200,11 @@ def _figures(cell: Cell, ui: UI, speaker: UI | None) -> Figures:
     return Figures(cell.translated, cell.stale, cell.missing, percent, summary)
 
 
-def _card_rulings(ix: Index, units: tuple[str, ...], speaker: UI | None) -> tuple[Link, ...]:
+def _card_rulings(ix: Index, units: tuple[str, ...], speaker: UI | None, cards: paths.CardPages) -> tuple[Link, ...]:
     """The untranslated rulings of cards, by the card pages that show them: "cards/qu (12)"."""
     pages: dict[str, int] = defaultdict(int)
     for unit in units:
-        href = _unit_href(ix, unit)
+        href = _unit_href(ix, unit, cards)
         pages[href.split("#", 1)[0]] += 1
     return tuple(Link(say(speaker, "{page} ({n})", page=page.removesuffix(".md"), n=n), _html(page))
                  for page, n in sorted(pages.items()) if page)
@@ -213,6 +213,7 @@ def _card_rulings(ix: Index, units: tuple[str, ...], speaker: UI | None) -> tupl
 def status_data(result: CheckResult, kb: KnowledgeBase, lang: str, ui: UI) -> StatusPage:
     """What the status page of `lang` shows, from the check result."""
     ix = Index.of(kb)
+    cards = paths.CardPages.of(card.id for card in kb.cards)
     speaker = ui   # English too: the msgids, with their plural forms
     findings = localised(result.for_lang(lang), speaker, ix)
     titles = {row_key(row): ix.group_title(row_key(row), lang, speaker) for row in result.coverage.rows}
@@ -229,11 +230,11 @@ def status_data(result: CheckResult, kb: KnowledgeBase, lang: str, ui: UI) -> St
             nothing = not (cell.translated or cell.stale)
             href = _html(_group_href(ix, row_key(row)))
             if row.kind == "rulings" and not href:
-                missing = _card_rulings(ix, untranslated, speaker)   # rulings of cards: by their card pages
+                missing = _card_rulings(ix, untranslated, speaker, cards)   # rulings of cards: by their card pages
             elif nothing and href:
                 missing = ()                                         # the rule page lists them all
             else:
-                missing = tuple(Link(ix.label(u, speaker), _html(_unit_href(ix, u))) for u in untranslated)
+                missing = tuple(Link(ix.label(u, speaker), _html(_unit_href(ix, u, cards))) for u in untranslated)
             rules.append(RuleLine(titles[row_key(row)], href, _figures(cell, ui, speaker), missing,
                                   nothing and bool(cell.missing) and not missing))
         blocks.append(SectionBlock(_part_title(ui, "section", part.key, part.title), _figures(part.cells[lang], ui, speaker),
@@ -249,7 +250,7 @@ def status_data(result: CheckResult, kb: KnowledgeBase, lang: str, ui: UI) -> St
         waived,
         chart(translated, titles, None, ui._) if translated.rows else None,
         chapters, tuple(blocks), _figures(coverage.totals[lang], ui, speaker),
-        tuple(_sections(list(findings), ix, lang, ui)) if findings else (), bool(findings), Words.of(ix, lang, speaker))
+        tuple(_sections(list(findings), ix, lang, ui, cards)) if findings else (), bool(findings), Words.of(ix, lang, speaker))
 
 
 def _part_title(ui: UI, kind: str, key: str, title: str) -> str:

@@ -159,11 +159,12 @@ class Inline:
     """
 
     def __init__(self, linked: LinkedKB, links: Mapping[tuple[str, str, int], tuple[Link, ...]],
-                 cards: CardNames, termbase=None):
+                 cards: CardNames, termbase=None, card_pages: paths.CardPages | None = None):
         self.linked = linked
         self.links = links        # (unit id, lang, variant index) -> links, built once
         self.cards = cards
         self.termbase = termbase
+        self.card_pages = card_pages if card_pages is not None else paths.CardPages.of(())
         self.missing_title = _MISSING
         self._cache: dict[tuple, str] = {}
         # the card names and terms found in a text, by (text, its language): a ruling of twelve
@@ -228,7 +229,7 @@ class Inline:
             if card_id == where.card or card_id in seen_cards or not free(start, end):
                 continue
             seen_cards.add(card_id)
-            spans.append(_Span(start, end, f'<a class="rulekb-card" href="{escape(self._href(paths.card_page(card_id), card_id))}">'
+            spans.append(_Span(start, end, f'<a class="rulekb-card" href="{escape(self._href(self.card_pages.page(card_id), card_id))}">'
                                            f'{escape(text[start:end])}</a>'))
         if self.termbase is not None:
             seen_rules: set[str] = set()
