@@ -19,8 +19,7 @@ before mkdocs reads it. Hooks, each small:
   catalogs (``_``, ``ngettext``, ``rulekb_ui``), so that a theme override writes
   ``{{ _("Search") | e }}`` as the page templates do;
 - ``on_page_content``: puts the HTML blocks of a generated page in place of their placeholder
-  paragraphs; a block of a section the search never reads stays a placeholder until
-  ``on_post_page`` (`render.markup.split_blocks`);
+  paragraphs (`render.markup.split_blocks`);
 - ``on_env`` also (every page rendered, links not yet checked) records the ids of the HTML blocks
   as the anchors of the generated pages that a Markdown link points into with an anchor (for
   mkdocs' anchor validation; the other pages' ids are never needed);
@@ -29,9 +28,8 @@ before mkdocs reads it. Hooks, each small:
   (``templates/partials/alternate.html``);
 - ``on_post_template``: writes no ``404.html``: mkdocs gives it root-absolute links (``/assets/…``),
   which are broken in a site that is opened from disk or served below a language folder;
-- ``on_post_page``: puts the deferred HTML blocks in place of their placeholders; sets
-  ``<html lang>`` when material has no UI strings for the language and its templates fell back
-  to English.
+- ``on_post_page``: sets ``<html lang>`` when material has no UI strings for the language and
+  its templates fell back to English.
 
 The processor time spent in these hooks is added up in `RulekbPlugin.own_seconds`: the build
 counts it as the pipeline's time, not mkdocs' (`make bench`).
@@ -85,7 +83,6 @@ def unneeded_asset(src_uri: str) -> bool:
 
 
 _PLACEHOLDER = re.compile(r"<p>rulekb-block-(\d+)</p>")
-_DEFERRED = re.compile(r"<p>rulekb-deferred-(\d+)</p>")
 # an id attribute (after white space: not data-id=…); `\b` here would make the search several times slower
 _ID = re.compile(r'\sid="([^"]+)"')
 
@@ -205,13 +202,6 @@ class RulekbPlugin(BasePlugin[RulekbConfig]):
 
     @_own_time
     def on_post_page(self, output, page, config):
-        if "<p>rulekb-deferred-" in output:
-            blocks = self._blocks.get(page.file.src_uri)
-            try:
-                output = _DEFERRED.sub(lambda m: blocks[int(m.group(1))], output)  # type: ignore[index]
-            except (IndexError, TypeError):
-                raise PluginError(f"rulekb: {page.file.src_uri} and its HTML blocks do not match; "
-                                  "build the site with `rulekb build`") from None
         if self._fix_html_lang:
             return _HTML_LANG.sub(f'<html lang="{self._lang}"', output, count=1)
         return output
