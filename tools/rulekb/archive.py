@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Iterable, Mapping
 
 DATE = (1980, 1, 1, 0, 0, 0)
-LEVEL = 1        # deflate level: twice as fast as 6 on the whole rules, about 15 % larger
+LEVEL = 4        # deflate level (measured on 166 MB of the complete site: 1: 37.0 MB in 2.1 s, 4: 33.1 MB in 2.8 s, 6: 31.7 MB in 5.1 s)
 _MODE = 0o644 << 16   # rw-r--r--
 _UNIX = 3
 
