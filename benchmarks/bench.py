@@ -20,6 +20,8 @@ each as the user runs it (a `rulekb` process, wall-clock time, on this machine):
                    pages (its own target: check), the JSON API, the offline archive
                    and assembling the site folder; each part printed apart
   search index     site/<lang>/search/rules.js + site/search/*.js        target <= 1.5 MB
+                   and the rulings of cards, site/<lang>/search/rulings.js (loaded
+                   after the rest)                                        target <= 2.5 MB
 
 plus, in-process, load and validate apart (the stages every command starts with). The dataset
 is the seed content (tests/data/seed/rules when it is there, else rules/) with the project's
@@ -224,11 +226,14 @@ def build_figures(record, dataset: Path, out: Path, prefix: str, cold_target: fl
         record(prefix + "offline zip", archive.stat().st_size / 1e6 if archive.is_file() else None, "MB",
                80.0 if prefix else None)
         # what a page of the language loads to search: its rules part and the shared parts
-        from rulekb.render.search import CARDS_PART, NUMBERS_PART, RULES_PART
+        from rulekb.render.search import CARDS_PART, NUMBERS_PART, RULES_PART, RULINGS_PART
         for lang in languages:
             parts = [site / lang / RULES_PART, site / CARDS_PART, site / NUMBERS_PART]
             size = sum(p.stat().st_size for p in parts) / 1e6 if all(p.is_file() for p in parts) else None
             record(f"{prefix}search index {lang}", size, "MB", 1.5, "rules part + card names + older numbers")
+            rulings = site / lang / RULINGS_PART
+            record(f"{prefix}  rulings part {lang}", rulings.stat().st_size / 1e6 if rulings.is_file() else None, "MB",
+                   2.5, "the rulings of cards, loaded after the card names")
 
 
 def main(argv: list[str] | None = None) -> int:

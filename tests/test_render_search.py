@@ -5,6 +5,7 @@ rule and of a card in every language, the numbers of older releases; determinist
 from __future__ import annotations
 
 import json
+import shutil
 
 import pytest
 
@@ -41,7 +42,8 @@ def test_every_language_has_its_part_and_the_shared_parts_are_once(seeds):
     for lang in kb.language_codes:
         assert part(site, f"{lang}/search/rules.js")["lang"] == lang
     assert {path for path in site.files if "search/" in path} == {
-        *(f"{lang}/search/rules.js" for lang in kb.language_codes), "search/cards.js", "search/numbers.js"}
+        *(f"{lang}/search/{name}.js" for lang in kb.language_codes for name in ("rules", "rulings")),
+        "search/cards.js", "search/numbers.js"}
 
 
 def test_untranslated_texts_are_in_english_and_marked(seeds):
@@ -89,6 +91,46 @@ def test_a_card_leads_to_its_place_on_its_groups_page_in_every_language(seeds):
         for lang in kb.language_codes:
             markdown = site.docs[lang][page[:-len(".html")] + ".md"]
             assert f"{{#{anchor}}}" in markdown, (lang, link)   # the card's heading: ## name {#id}
+
+
+CARD_RULINGS = """rulings:
+- id: queens-agent-own
+  date: '2018-01-19'
+  cards:
+  - queens-agent
+  text:
+    en:
+    - text: Queen's Agent's own ruling, on no rule.
+      source: seed-000
+      status: official
+    de:
+    - text: Eine Entscheidung nur zur Karte.
+      source: seed-000
+      status: official
+"""
+
+
+@pytest.fixture(scope="module")
+def card_rulings(seed, tmp_path_factory):
+    root = tmp_path_factory.mktemp("card-rulings") / "project"
+    shutil.copytree(seed, root)
+    (root / "rules" / "rulings" / "q.yaml").write_text(CARD_RULINGS, encoding="utf-8")
+    site, linked, _uis, _termbase = render_tree(root)
+    return site, linked.kb
+
+
+def test_a_ruling_of_cards_only_is_found_in_the_pages_language_at_its_place_on_its_cards_page(card_rulings):
+    site, kb = card_rulings
+    found = {lang: part(site, f"{lang}/search/rulings.js")["rulings"] for lang in kb.language_codes}
+    assert found["en"] == [["cards/qu.html#queens-agent-own", ["Queen's Agent"], "Queen's Agent's own ruling, on no rule.", ""]]
+    assert found["de"] == [["cards/qu.html#queens-agent-own", ["Agent der Königin"], "Eine Entscheidung nur zur Karte.", ""]]
+    # no French: the English, marked as English
+    assert found["fr"] == [["cards/qu.html#queens-agent-own", ["Agent de la reine"], "Queen's Agent's own ruling, on no rule.", "en"]]
+    for lang in kb.language_codes:   # the place is the ruling's block on the card's page
+        assert 'id="queens-agent-own"' in site.docs[lang]["cards/qu.md"]
+    # a ruling of a rule is searched with its rule (the rules part), not a second time here
+    assert not any(entry[0].endswith("#explore-reveal-top-card") for entry in found["en"])
+    assert "explore-reveal-top-card" in {u[1] for r in part(site, "en/search/rules.js")["rules"] for u in r[6]}
 
 
 def test_only_todays_texts(releases):

@@ -23,7 +23,12 @@ browser unpacks it natively, in the worker); deterministic (gzip without a time 
   grouped (`cards_part`);
 - ``search/numbers.js`` at the site root: the rule numbers that are no longer today's (of
   older releases), each leading to its page ``<lang>/n/<number>.html`` (`numbers_part`), loaded
-  only for a query that looks like a rule number.
+  only for a query that looks like a rule number;
+- ``<lang>/search/rulings.js``: the rulings shown on card pages (those of no rule: most of the
+  24,600 rulings of all MTGJSON sets), in the language's text or English, each with its place
+  on its first card's page and the names of its cards (`card_rulings_part`). Loaded after the
+  card names, so that the rules answer first; a part of its own, because it is as large as the
+  other parts together (its own budget in `make bench`).
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ FOLDER = "search"
 RULES_PART = f"{FOLDER}/rules.js"       # in each language's site
 CARDS_PART = f"{FOLDER}/cards.js"       # at the site root, for every language
 NUMBERS_PART = f"{FOLDER}/numbers.js"   # at the site root, for every language
+RULINGS_PART = f"{FOLDER}/rulings.js"   # in each language's site: the rulings of cards only
 
 
 @dataclass(frozen=True)
@@ -177,11 +183,30 @@ def cards_part(kb: KnowledgeBase) -> str:
     return encode("cards", {"langs": langs, "cards": cards})
 
 
+def card_rulings_part(c: Lang) -> str:
+    """The rulings that are shown on a card's page and on no rule's (a ruling of a rule is in
+    the rules part, with its rule), as [its link, the names of its cards in this language (else
+    English), its text, the language of the text ("" for the page's)], in the order of the
+    knowledge base."""
+    rulings = []
+    for ruling in c.kb.rulings:
+        place = c.shared.places.get(ruling.unit.id)
+        if place is None or place.rule:
+            continue
+        unit = _unit(c, "r", ruling.id, ruling.unit)
+        if unit is None:
+            continue
+        cards = [c.kb.card(card_id) for card_id in ruling.cards]
+        names = [card.names.get(c.lang, card.names["en"]) for card in cards if card is not None]
+        rulings.append([f"{html_path(place.page)}#{place.anchor}", names, unit[2], unit[3]])
+    return encode("rulings", {"rulings": rulings})
+
+
 def shared_files(kb: KnowledgeBase, today: Today) -> dict[str, str]:
     """The parts every language shares, by path relative to the site root."""
     return {CARDS_PART: cards_part(kb), NUMBERS_PART: numbers_part(today)}
 
 
 def language_files(c: Lang, today: Today) -> dict[str, str]:
-    """The part of one language, by path relative to the site root."""
-    return {f"{c.lang}/{RULES_PART}": rules_part(c, today)}
+    """The parts of one language, by path relative to the site root."""
+    return {f"{c.lang}/{RULES_PART}": rules_part(c, today), f"{c.lang}/{RULINGS_PART}": card_rulings_part(c)}

@@ -5,7 +5,8 @@
    The index is prebuilt by `rulekb build` (tools/rulekb/render/search.py): parts imported with
    importScripts (file:// allows that, where it blocks fetching JSON), each a call
    rulekbSearchPart(format, part, base64 of gzipped JSON). The rules part of the page's language
-   comes first and answers at once; the card names and the older rule numbers follow.
+   comes first and answers at once; the card names follow, then the rulings of cards (those of no
+   rule: the rules part has the others), and the older rule numbers when a query is a number.
 
    Matching: the query and the texts are folded (case, accents, ß/æ/œ; in German "ae"/"oe"/"ue"
    also match ä/ö/ü), split into words; every word of the query must begin a word of the text
@@ -156,6 +157,13 @@
     });
   }
 
+  /* a ruling of cards: [link, its cards' names, text, language of the text] */
+  function addRulings(data) {
+    data.rulings.forEach(function (r) {
+      addDoc({ kind: "r", url: r[0], label: "", title: r[1].join(" · "), names: [], text: r[2], lang: r[3], rule: "" });
+    });
+  }
+
   function addNumbers(data) {
     data.numbers.forEach(function (n) {
       addDoc({ kind: "former", url: "n/" + n + ".html", label: n, title: "", names: [], text: "", lang: "", rule: n });
@@ -261,7 +269,7 @@
   }
 
   var queue = Promise.resolve();
-  var urls = {};          // where the parts are: rules, cards, numbers
+  var urls = {};          // where the parts are: rules, cards, rulings, numbers
   var loading = {};
 
   /* a part of the index (called by the part's script) */
@@ -270,12 +278,14 @@
     var times = { imported: Date.now() };
     queue = queue.then(function () { return unpack(base64); }).then(function (data) {
       times.unpacked = Date.now();
-      if (part === "rules") addRules(data); else if (part === "cards") addCards(data); else addNumbers(data);
+      if (part === "rules") addRules(data); else if (part === "cards") addCards(data);
+      else if (part === "rulings") addRulings(data); else addNumbers(data);
       flush();
       parts[part] = true;
       post({ type: "part", part: part, docs: docs.length, unpackMs: times.unpacked - times.imported,
              indexMs: Date.now() - times.unpacked });
       if (part === "rules") fetchPart("cards");
+      if (part === "cards") fetchPart("rulings");
       if (last !== null) answer(last);
     }).catch(function (e) { post({ type: "error", message: String(e) }); });
   }

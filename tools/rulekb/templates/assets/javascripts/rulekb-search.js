@@ -73,7 +73,7 @@
   function start() {
     if (engine) return engine;
     state.started = performance.now();
-    var urls = { rules: abs("data-rules"), cards: abs("data-cards"), numbers: abs("data-numbers") };
+    var urls = { rules: abs("data-rules"), cards: abs("data-cards"), numbers: abs("data-numbers"), rulings: abs("data-rulings") };
     engine = new Promise(function (resolve) {
       try {
         var code = "importScripts(" + JSON.stringify(abs("data-engine")) + ");";
