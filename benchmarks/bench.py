@@ -20,7 +20,7 @@ each as the user runs it (a `rulekb` process, wall-clock time, on this machine):
                    pages (its own target: check), the JSON API, the offline archive
                    and assembling the site folder; each part printed apart
   search index     site/<lang>/search/rules.js + site/search/*.js        target <= 1.5 MB
-                   and the rulings of cards, site/<lang>/search/rulings.js (loaded
+                   and the rulings of cards, site/search/rulings.js (shared, loaded
                    after the rest)                                        target <= 2.5 MB
 
 plus, in-process, load and validate apart (the stages every command starts with). The dataset
@@ -231,9 +231,9 @@ def build_figures(record, dataset: Path, out: Path, prefix: str, cold_target: fl
             parts = [site / lang / RULES_PART, site / CARDS_PART, site / NUMBERS_PART]
             size = sum(p.stat().st_size for p in parts) / 1e6 if all(p.is_file() for p in parts) else None
             record(f"{prefix}search index {lang}", size, "MB", 1.5, "rules part + card names + older numbers")
-            rulings = site / lang / RULINGS_PART
-            record(f"{prefix}  rulings part {lang}", rulings.stat().st_size / 1e6 if rulings.is_file() else None, "MB",
-                   2.5, "the rulings of cards, loaded after the card names")
+        rulings = site / RULINGS_PART
+        record(f"{prefix}search: rulings of cards", rulings.stat().st_size / 1e6 if rulings.is_file() else None, "MB",
+               2.5, "shared by the languages, loaded after the card names")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -42,8 +42,8 @@ def test_every_language_has_its_part_and_the_shared_parts_are_once(seeds):
     for lang in kb.language_codes:
         assert part(site, f"{lang}/search/rules.js")["lang"] == lang
     assert {path for path in site.files if "search/" in path} == {
-        *(f"{lang}/search/{name}.js" for lang in kb.language_codes for name in ("rules", "rulings")),
-        "search/cards.js", "search/numbers.js"}
+        *(f"{lang}/search/rules.js" for lang in kb.language_codes), "search/cards.js", "search/numbers.js",
+        "search/rulings.js"}
 
 
 def test_untranslated_texts_are_in_english_and_marked(seeds):
@@ -119,18 +119,18 @@ def card_rulings(seed, tmp_path_factory):
     return site, linked.kb
 
 
-def test_a_ruling_of_cards_only_is_found_in_the_pages_language_at_its_place_on_its_cards_page(card_rulings):
+def test_a_ruling_of_cards_only_is_indexed_once_with_its_texts_at_its_place_on_its_cards_page(card_rulings):
     site, kb = card_rulings
-    found = {lang: part(site, f"{lang}/search/rulings.js")["rulings"] for lang in kb.language_codes}
-    assert found["en"] == [["cards/qu.html#queens-agent-own", ["Queen's Agent"], "Queen's Agent's own ruling, on no rule.", ""]]
-    assert found["de"] == [["cards/qu.html#queens-agent-own", ["Agent der Königin"], "Eine Entscheidung nur zur Karte.", ""]]
-    # no French: the English, marked as English
-    assert found["fr"] == [["cards/qu.html#queens-agent-own", ["Agent de la reine"], "Queen's Agent's own ruling, on no rule.", "en"]]
+    found = part(site, "search/rulings.js")["rulings"]
+    cards = part(site, "search/cards.js")["cards"]
+    assert found == [["cards/qu.html#queens-agent-own", [cards.index(next(c for c in cards if c[1] == "Queen's Agent"))],
+                      "Queen's Agent's own ruling, on no rule.", {"de": "Eine Entscheidung nur zur Karte."}]]
+    assert cards[found[0][1][0]][0] == "cards/qu.html#queens-agent"   # its card, by its place in the card part
     for lang in kb.language_codes:   # the place is the ruling's block on the card's page
         assert 'id="queens-agent-own"' in site.docs[lang]["cards/qu.md"]
     # a ruling of a rule is searched with its rule (the rules part), not a second time here
-    assert not any(entry[0].endswith("#explore-reveal-top-card") for entry in found["en"])
     assert "explore-reveal-top-card" in {u[1] for r in part(site, "en/search/rules.js")["rules"] for u in r[6]}
+    assert not any("explore-reveal-top-card" in entry[0] for entry in found)
 
 
 def test_only_todays_texts(releases):

@@ -116,7 +116,7 @@ def render_site(linked: LinkedKB, uis: Mapping[str, UI], *, termbase=None,
             files.update(number_pages(c, holders))
     with maybe(clock, Part.SEARCH):
         today = Today.of(kb, holders)
-        files.update(search_shared_files(kb, today))
+        files.update(search_shared_files(shared, today))
         for c in contexts.values():
             files.update(search_language_files(c, today))
     statuses = (status() if callable(status) else status) or {}

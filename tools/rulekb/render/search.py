@@ -24,11 +24,13 @@ browser unpacks it natively, in the worker); deterministic (gzip without a time 
 - ``search/numbers.js`` at the site root: the rule numbers that are no longer today's (of
   older releases), each leading to its page ``<lang>/n/<number>.html`` (`numbers_part`), loaded
   only for a query that looks like a rule number;
-- ``<lang>/search/rulings.js``: the rulings shown on card pages (those of no rule: most of the
-  24,600 rulings of all MTGJSON sets), in the language's text or English, each with its place
-  on its first card's page and the names of its cards (`card_rulings_part`). Loaded after the
-  card names, so that the rules answer first; a part of its own, because it is as large as the
-  other parts together (its own budget in `make bench`).
+- ``search/rulings.js`` at the site root: the rulings shown on card pages (those of no rule:
+  most of the 24,600 rulings of all MTGJSON sets), each with its place on its first card's page,
+  its cards (by their place in the card part) and its texts: the English, and the few
+  translations (`card_rulings_part`); the worker shows a ruling in the page's language, else in
+  English, marked, as the card pages do. Shared by the languages (it is almost all English: one
+  part of 2 MB, not one per language), loaded after the card names, so that the rules answer
+  first; a budget of its own in `make bench`.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from ..models import KnowledgeBase, Rule, Unit
-from .context import Lang
+from .context import Lang, Shared
 from .numbers import Holder
 from .paths import CardPages, html_path
 from .text import State
@@ -50,7 +52,7 @@ FOLDER = "search"
 RULES_PART = f"{FOLDER}/rules.js"       # in each language's site
 CARDS_PART = f"{FOLDER}/cards.js"       # at the site root, for every language
 NUMBERS_PART = f"{FOLDER}/numbers.js"   # at the site root, for every language
-RULINGS_PART = f"{FOLDER}/rulings.js"   # in each language's site: the rulings of cards only
+RULINGS_PART = f"{FOLDER}/rulings.js"   # at the site root, for every language: the rulings of cards only
 
 
 @dataclass(frozen=True)
@@ -183,30 +185,35 @@ def cards_part(kb: KnowledgeBase) -> str:
     return encode("cards", {"langs": langs, "cards": cards})
 
 
-def card_rulings_part(c: Lang) -> str:
+def card_rulings_part(shared: Shared) -> str:
     """The rulings that are shown on a card's page and on no rule's (a ruling of a rule is in
-    the rules part, with its rule), as [its link, the names of its cards in this language (else
-    English), its text, the language of the text ("" for the page's)], in the order of the
-    knowledge base."""
+    the rules part, with its rule), in the order of the knowledge base, each as [its link, its
+    cards (their places in the card part, `cards_part`), its English text ("" without one), its
+    texts in the other languages that have one ({language: text})]."""
+    kb = shared.linked.kb
+    position = {card.id: i for i, card in enumerate(kb.cards)}
+    others = [lang for lang in kb.language_codes if lang != "en"]
     rulings = []
-    for ruling in c.kb.rulings:
-        place = c.shared.places.get(ruling.unit.id)
+    for ruling in kb.rulings:
+        place = shared.places.get(ruling.unit.id)
         if place is None or place.rule:
             continue
-        unit = _unit(c, "r", ruling.id, ruling.unit)
-        if unit is None:
+        texts = {lang: " ".join(variant.text.split()) for lang in ("en", *others)
+                 if (variant := ruling.unit.text(lang)) is not None}
+        if not texts:
             continue
-        cards = [c.kb.card(card_id) for card_id in ruling.cards]
-        names = [card.names.get(c.lang, card.names["en"]) for card in cards if card is not None]
-        rulings.append([f"{html_path(place.page)}#{place.anchor}", names, unit[2], unit[3]])
+        english = texts.pop("en", "")
+        rulings.append([f"{html_path(place.page)}#{place.anchor}",
+                        [position[card_id] for card_id in ruling.cards if card_id in position], english, texts])
     return encode("rulings", {"rulings": rulings})
 
 
-def shared_files(kb: KnowledgeBase, today: Today) -> dict[str, str]:
+def shared_files(shared: Shared, today: Today) -> dict[str, str]:
     """The parts every language shares, by path relative to the site root."""
-    return {CARDS_PART: cards_part(kb), NUMBERS_PART: numbers_part(today)}
+    kb = shared.linked.kb
+    return {CARDS_PART: cards_part(kb), NUMBERS_PART: numbers_part(today), RULINGS_PART: card_rulings_part(shared)}
 
 
 def language_files(c: Lang, today: Today) -> dict[str, str]:
     """The parts of one language, by path relative to the site root."""
-    return {f"{c.lang}/{RULES_PART}": rules_part(c, today), f"{c.lang}/{RULINGS_PART}": card_rulings_part(c)}
+    return {f"{c.lang}/{RULES_PART}": rules_part(c, today)}

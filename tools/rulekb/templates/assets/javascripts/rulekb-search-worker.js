@@ -146,10 +146,12 @@
     });
   }
 
+  var cardNames = [];     // each card's name as shown, in the order of the card part
   function addCards(data) {
     var here = data.langs.indexOf(lang);
     data.cards.forEach(function (c) {
       var names = [], shown = here >= 0 && c[here + 1] ? c[here + 1] : c[1];
+      cardNames.push(shown);
       for (var i = 1; i < c.length; i++) if (c[i] && names.indexOf(c[i]) < 0) names.push(c[i]);
       addDoc({ kind: "card", url: c[0], label: "", title: shown,
                names: names, others: names.filter(function (n) { return n !== shown; }),
@@ -157,10 +159,14 @@
     });
   }
 
-  /* a ruling of cards: [link, its cards' names, text, language of the text] */
+  /* a ruling of cards: [link, its cards (places in the card part), English text, {language: text}];
+     shown in the page's language, else in English (marked), else in the one language it has */
   function addRulings(data) {
     data.rulings.forEach(function (r) {
-      addDoc({ kind: "r", url: r[0], label: "", title: r[1].join(" · "), names: [], text: r[2], lang: r[3], rule: "" });
+      var text = lang === "en" ? r[2] : r[3][lang], shown = "";
+      if (!text) { shown = r[2] ? "en" : Object.keys(r[3])[0]; text = r[2] || r[3][shown]; }
+      var title = r[1].map(function (i) { return cardNames[i]; }).join(" · ");
+      addDoc({ kind: "r", url: r[0], label: "", title: title, names: [], text: text, lang: shown, rule: "" });
     });
   }
 
