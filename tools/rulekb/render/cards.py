@@ -8,8 +8,8 @@ form). The index lists the groups. This module decides what the pages show; thei
 
 Why groups: the MTGJSON import brings some 24,000 cards; a page per card and language would be
 72,000 mkdocs pages (about 25 minutes of building on two cores). A group page holds up to 100
-cards (~0.2 MB: a phone opens it at once); a card's names are in the search index, its rulings
-are not (the rulings of 24,000 cards would make the index larger than the site's pages).
+cards (~0.2 MB: a phone opens it at once); a card's names are in the search index, and its
+rulings of no rule in a part of their own (`search.card_rulings_part`).
 """
 
 from __future__ import annotations
