@@ -263,3 +263,45 @@ def test_a_folder_without_set_files_is_refused(tmp_path, capsys):
     (tmp_path / "empty").mkdir()
     assert main(["--root", str(root), "import", "mtgjson", str(tmp_path / "empty")]) == 2
     assert "the folder holds no MTGJSON set file" in capsys.readouterr().err
+
+
+def test_the_source_file_is_named_as_it_lies_in_the_shared_reference_material(tmp_path):
+    root = data_copy(tmp_path / "kb")
+    sets = tmp_path / "shared" / "data" / "mtgjson" / "sets"   # ../shared beside the project, as in the repository
+    sets.mkdir(parents=True)
+    tiny_set(sets / "TST.json", [card("Alpha Spell", "1")])
+    elsewhere = tmp_path / "downloads"
+    elsewhere.mkdir()
+    file = tiny_set(elsewhere / "TST.json", [card("Alpha Spell", "1")])
+    file.with_name("XYZ.json").write_text(file.read_text("utf-8").replace('"TST"', '"XYZ"'), "utf-8")
+    import_sets(root, [sets / "TST.json", elsewhere / "XYZ.json"])
+    kb = load_knowledge_base(root)
+    assert kb.sources["mtgjson-tst"].file == "data/mtgjson/sets/TST.json"
+    assert kb.sources["mtgjson-xyz"].file == "XYZ.json"   # not in ../shared: its name
+
+
+def test_printings_printed_alike_are_stored_once_per_language(tmp_path):
+    """`printings: TST 5, TST 5s, …` and per language one entry for the printings with the same
+    printed name and text; an entry's key stays short enough to be a plain YAML key."""
+    root = data_copy(tmp_path / "kb")
+    def printing(number, german):
+        found = card("Alpha Spell", number)
+        found["foreignData"] = [{"language": "German", "name": "Alphazauber", "text": german},
+                                {"language": "French", "name": "Sort alpha", "text": "Texte."}]
+        return found
+    many = [printing(f"{100000 + i}", "Zweiter Text.") for i in range(30)]
+    file = tiny_set(tmp_path / "TST.json", [printing("5", "Erster Text."), printing("5s", "Erster Text."),
+                                            printing("5p", "Zweiter Text."), *many])
+    import_sets(root, [file])
+    text = (root / "rules" / "cards" / "a.yaml").read_text("utf-8")
+    assert "  printings: TST 5, TST 5p, TST 5s, TST 100000, TST 100001," in text
+    assert "    de:\n      TST 5, TST 5s: |-\n        Alphazauber\n        Erster Text.\n      TST 5p, TST 100000," in text
+    assert "? " not in text and all(len(line.split(": ")[0]) < 134 for line in text.splitlines())
+    alpha = load_knowledge_base(root).card("alpha-spell")
+    assert len(alpha.printings) == 33
+    assert {(p.names["de"], p.texts["de"], p.names["fr"], p.texts["fr"]) for p in alpha.printings} == {
+        ("Alphazauber", "Erster Text.", "Sort alpha", "Texte."), ("Alphazauber", "Zweiter Text.", "Sort alpha", "Texte.")}
+    assert [p.texts["de"] for p in alpha.printings[:3]] == ["Erster Text.", "Zweiter Text.", "Erster Text."]
+    before = rules_digest(root)
+    import_sets(root, [file])
+    assert rules_digest(root) == before

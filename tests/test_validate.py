@@ -69,8 +69,19 @@ CASES = [
     ("unknown rule of a ruling", "rules/rulings/sample.yaml", "cards: [sample-card]", "cards: [sample-card]\n    rules: [sampel]",
      ("sampel", 1), "unknown rule id 'sampel'", "did you mean 'sample'"),
     ("a printing twice", "rules/cards/sample-card.yaml", 'source: test-cards',
-     'source: test-cards\nprintings:\n  - {set: TST, number: "2"}\n  - {set: TST, number: "2"}',
-     ('number: "2"', 2), "card printing TST #2 is listed twice", "once"),
+     'source: test-cards\nprintings: TST 2, TST 3, TST 2', ("printings:", 1), "card printing TST #2 is listed twice", "once"),
+    ("a printing without its number", "rules/cards/sample-card.yaml", 'source: test-cards',
+     'source: test-cards\nprintings: TST 2, TST', ("printings:", 1), "card printing 'TST' is not a set code and a collector number",
+     "SET NUMBER (e.g. XLN 114)"),
+    ("a printed text of no printing of the card", "rules/cards/sample-card.yaml", 'source: test-cards',
+     'source: test-cards\nprintings: TST 2\nprinted:\n  de:\n    TST 2, TST 9: "Beispielkarte\\nText."',
+     ("TST 2, TST 9", 1), "card printed de: TST 9 is not one of the card's printings", "add it to 'printings'"),
+    ("a printed text without a name", "rules/cards/sample-card.yaml", 'source: test-cards',
+     'source: test-cards\nprintings: TST 2\nprinted:\n  de:\n    TST 2: "\\nText."',
+     ('TST 2: "', 1), "card printed de TST 2 has no name on its first line", "printed name on the first line"),
+    ("a printing printed twice in a language", "rules/cards/sample-card.yaml", 'source: test-cards',
+     'source: test-cards\nprintings: TST 2\nprinted:\n  de:\n    TST 2: Eins\n    TST 2, XLN 114: Zwei',
+     ("TST 2, XLN 114", 1), "card printed de: TST 2 is given twice", "once per language"),
     ("YAML syntax", RULE, "title:\n", "title: [\n",
      ("status: official", 1), "YAML syntax error", "indentation"),
 ]
@@ -165,8 +176,8 @@ def test_cards_and_rulings_in_files_of_many(valid_tree):
     a printing's official names and texts, a note that is a ruling."""
     (valid_tree / "rules/cards/o.yaml").write_text(
         "cards:\n- id: other-card\n  name: {en: Other Card, de: Andere Karte}\n  oracle_id: 00000000-0000-4000-8000-000000000002\n"
-        "  source: test-cards\n  keywords: [Sample]\n  printings:\n  - set: TST\n    number: '7'\n    de:\n"
-        "      name: Andere Karte\n      text: Beispiel.\n  - set: TS2\n    number: 7a\n", "utf-8")
+        "  source: test-cards\n  keywords: [Sample]\n  printings: TST 7, TS2 7a\n  printed:\n    de:\n"
+        "      TST 7: |-\n        Andere Karte\n        Beispiel.\n", "utf-8")
     (valid_tree / "rules/rulings/o.yaml").write_text(
         "rulings:\n- id: other-ruling\n  date: '2020-01-01'\n  cards: [other-card, sample-card]\n  text:\n    en:\n"
         "    - text: Other works.\n      source: test-cards\n      status: official\n"
@@ -177,6 +188,7 @@ def test_cards_and_rulings_in_files_of_many(valid_tree):
     other = kb.card("other-card")
     assert [(p.set_code, p.number) for p in other.printings] == [("TST", "7"), ("TS2", "7a")]
     assert other.printings[0].texts["de"] == "Beispiel." and other.keywords == ("Sample",)
+    assert dict(other.printings[0].names) == {"de": "Andere Karte"} and not other.printings[1].names
     assert (other.set_code, other.collector_number) == ("TST", "7")
     ruling = next(r for r in kb.rulings if r.id == "other-ruling")
     assert ruling.rules == () and ruling.mechanic is None and ruling.cards == ("other-card", "sample-card")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import sys
 from types import MappingProxyType
+from typing import Mapping
 
 from .diagnostics import Problem
 from .load import MapNode, Node, Scalar, SourceFile
@@ -19,9 +20,9 @@ from .schema import UUID, Context, Reader, read_unit
 __all__ = ["cards_from", "rulings_from"]
 
 CARD_FIELDS = ("id", "name", "oracle_id", "source")
-CARD_OPTIONAL = ("set", "collector_number", "printings", "keywords")
-PRINTING_FIELDS = ("set", "number")
+CARD_OPTIONAL = ("set", "collector_number", "printings", "printed", "keywords")
 SET_CODE = re.compile(r"^[A-Z0-9]{2,6}$")
+PRINTING = re.compile(r"^([A-Z0-9]{2,6}) (\S(?:[^,]*\S)?)$")   # a printing: set code and collector number
 
 
 def cards_from(f: SourceFile, ctx: Context) -> tuple[list[Card], list[Problem]]:
@@ -47,61 +48,91 @@ def _card(r: Reader, ctx: Context, node: Node, what: str) -> Card | None:
     for key, value in nm.items if nm else ():
         if key.value in ctx.languages and (text := r.nonempty(value, f"card name {key.value}")):
             names[key.value] = text
-    printings: list[Printing] = []
-    own: tuple[str, str] | None = None   # `set` and `collector_number`: the printing the card is shown with
+    refs: list[tuple[str, str]] = []    # (set, number) of each printing, the one it is shown with first
     if fields.get("set") is not None or fields.get("collector_number") is not None:
         set_code = r.pattern(fields.get("set"), "card set", SET_CODE, "the set code, e.g. XLN")
         number = r.nonempty(fields.get("collector_number"), "card collector_number")
         if set_code and number:
-            own = (set_code, number)
-            printings.append(Printing(sys.intern(set_code), number))
-    seen: set[tuple[str, str]] = set()
-    for item in r.sequence(fields.get("printings"), "card printings"):
-        printing = _printing(r, ctx, item)
-        if printing is None:
-            continue
-        key = (printing.set_code, printing.number)
-        if key in seen:
-            r.error(item, f"card printing {printing.set_code} #{printing.number} is listed twice",
-                    "list each printing (set and number) once")
-        elif key == own:
-            printings[0] = printing   # the list describes the card's own printing
-        else:
-            printings.append(printing)
-        seen.add(key)
-    if not printings and cid is not None:
-        r.error(m, f"card '{cid}' has no printing", "give 'printings' (set and number of each) or 'set' and 'collector_number'")
+            refs.append((set_code, number))
+    listed = fields.get("printings")
+    if listed is not None and (text := r.nonempty(listed, "card printings")) is not None:
+        seen: set[tuple[str, str]] = set()
+        for ref in _refs(r, listed, text, "card printing"):
+            if ref in seen:
+                r.error(listed, f"card printing {ref[0]} #{ref[1]} is listed twice", "list each printing (set and number) once")
+            elif ref not in refs:   # the card's own `set` and `collector_number` may be listed too
+                refs.append(ref)
+            seen.add(ref)
+    printed = _printed(r, ctx, fields.get("printed"), set(refs)) if fields.get("printed") is not None else {}
+    if not refs and cid is not None:
+        r.error(m, f"card '{cid}' has no printing", "give 'printings' (SET NUMBER, …) or 'set' and 'collector_number'")
     keywords = tuple(sys.intern(k) for item in r.sequence(fields.get("keywords"), "card keywords")
                      if (k := r.nonempty(item, "card keyword")) is not None)
     oracle = r.pattern(fields.get("oracle_id"), "card oracle_id", UUID, "a lowercase UUID")
     source = r.choice(fields.get("source"), "card source", ctx.source_ids)
-    if None in (cid, oracle, source) or not printings or SOURCE_LANGUAGE not in names:
+    if None in (cid, oracle, source) or not refs or SOURCE_LANGUAGE not in names:
         return None
+    shared: dict[tuple[tuple[str, str], ...], Mapping[str, str]] = {}   # printings printed alike share their mappings
+
+    def proxy(values: dict[str, str]) -> Mapping[str, str]:
+        return shared.setdefault(tuple(values.items()), MappingProxyType(values)) if values else EMPTY
+
+    printings = []
+    for ref in refs:
+        names_, texts_ = printed.get(ref, (EMPTY, EMPTY))
+        printings.append(Printing(sys.intern(ref[0]), ref[1], proxy(dict(names_)), proxy(dict(texts_))))
     return Card(cid, MappingProxyType(names), tuple(printings), oracle, source, Pos(r.file, m.line), keywords)  # type: ignore[arg-type]
 
 
-def _printing(r: Reader, ctx: Context, node: Node) -> Printing | None:
-    """A printing: set, number and, per other language, its printed name and text."""
+def _refs(r: Reader, node: Node, text: str, what: str) -> list[tuple[str, str]]:
+    """The printings a scalar names, ``SET NUMBER, SET NUMBER, …`` (``XLN 114, PXLN 114s``)."""
+    out = []
+    for item in text.split(", "):
+        found = PRINTING.match(item)
+        if found is None:
+            r.error(node, f"{what} '{item}' is not a set code and a collector number",
+                    "write each printing as SET NUMBER (e.g. XLN 114), printings separated by ', '")
+        else:
+            out.append((found.group(1), found.group(2)))
+    return out
+
+
+def _printed(r: Reader, ctx: Context, node: Node, refs: set[tuple[str, str]]
+             ) -> dict[tuple[str, str], tuple[dict[str, str], dict[str, str]]]:
+    """`printed`: per other language, the printings (``SET NUMBER, …``) -> the card as printed
+    there: its printed name on the first line, its printed text on the lines after it. Returns
+    printing -> (names, texts) by language."""
     targets = tuple(code for code in ctx.languages if code != SOURCE_LANGUAGE)
-    m = r.mapping(node, "a card printing", PRINTING_FIELDS, targets)
-    if m is None:
-        return None
-    set_code = r.pattern(m.get("set"), "printing set", SET_CODE, "the set code, e.g. XLN")
-    number = r.nonempty(m.get("number"), "printing number")
-    names: dict[str, str] = {}
-    texts: dict[str, str] = {}
-    for lang in targets:
-        lm = r.mapping(m.get(lang), f"printing {lang}", ("name",), ("text",)) if m.get(lang) is not None else None
-        if lm is None:
+    out: dict[tuple[str, str], tuple[dict[str, str], dict[str, str]]] = {}
+    pm = r.mapping(node, "card printed", (), targets)
+    for lang_node, value in pm.items if pm else ():
+        lang = lang_node.value
+        if lang not in targets:
             continue
-        if (name := r.nonempty(lm.get("name"), f"printing {lang} name")) is not None:
-            names[lang] = name
-        if lm.get("text") is not None and (text := r.nonempty(lm.get("text"), f"printing {lang} text")) is not None:
-            texts[lang] = text
-    if set_code is None or number is None:
-        return None
-    return Printing(sys.intern(set_code), number, MappingProxyType(names) if names else EMPTY,
-                    MappingProxyType(texts) if texts else EMPTY)
+        lm = r.entries(value, f"card printed {lang}")
+        for key, text_node in lm.items if lm else ():
+            text = r.nonempty(text_node, f"card printed {lang} {key.value}")
+            if text is None:
+                continue
+            name, _, body = text.partition("\n")
+            if not name.strip():
+                r.error(text_node, f"card printed {lang} {key.value} has no name on its first line",
+                        "write the printed name on the first line, the printed text on the lines after it")
+                continue
+            for ref in _refs(r, key, key.value, f"card printed {lang}"):
+                if ref not in refs:
+                    r.error(key, f"card printed {lang}: {ref[0]} {ref[1]} is not one of the card's printings",
+                            "add it to 'printings', or correct its set code and number")
+                    continue
+                names, texts = out.setdefault(ref, ({}, {}))
+                if lang in names:
+                    r.error(key, f"card printed {lang}: {ref[0]} {ref[1]} is given twice",
+                            "give each printing's printed name and text once per language")
+                    continue
+                names[lang] = name
+                if body.strip():
+                    texts[lang] = body
+    return out
 
 
 def rulings_from(f: SourceFile, ctx: Context) -> tuple[list[Ruling], list[Problem], list[tuple[Scalar, str]]]:

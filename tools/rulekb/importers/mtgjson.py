@@ -20,6 +20,10 @@ with its input checked at the boundary:
 - Layout: new cards go to ``rules/cards/<initial>.yaml`` (``cards:``, sorted by id), new rulings
   to ``rules/rulings/<initial of their first card>.yaml`` (``rulings:``, sorted by id): 27 files
   each, so that a translator's change is a small diff and the loader reads a few large files.
+  A card's printings are one line, its printed texts one entry per language and distinct text
+  (`write_printings`): the loader's cost is per YAML node.
+- Each set is a source of rules/sources.yaml, its file named as it lies in the reference
+  material beside the project (``data/mtgjson/sets/XLN.json.gz``), as the rules releases are.
   A ruling's id is its first words and 8 hex digits of its date and text: the same in any import
   order. Existing files stay where they are.
 - Deterministic: the sets are read in the order of their release (then code), so a card's and a
@@ -46,7 +50,7 @@ from ..load import SourceFile
 from ..models import SOURCE_LANGUAGE, KnowledgeBase, normalise
 from ..schema import UUID
 from ..validate import build_knowledge_base
-from .cr import slug, to_node
+from .cr import shared_path, slug, to_node
 from .identity import fold
 from .notelinks import NoteLink, link_notes
 from .store import Tree, open_target, register_source
@@ -178,6 +182,10 @@ def read_set(data: bytes, path: str, languages: dict[str, str]) -> SetFile:
                                         "a ruling is {date: YYYY-MM-DD, text: ...}"))
             elif not ruling["text"].strip():   # as in STX's Wandering Archaic: nothing to import, said so
                 skipped.append(f"{code} {where}.rulings[{j}] ({card['name']}, {ruling['date']}): an empty ruling text")
+        if "," in card["number"] or card["number"] != card["number"].strip() or not card["number"]:
+            skipped.append(f"{card['name']} #{card['number']!r} ({code}): a collector number with a comma, or blank "
+                           "at an end, cannot be named in a card's printings (SET NUMBER, …)")
+            continue
         set_code = card.get("setCode") if isinstance(card.get("setCode"), str) and re.match(r"^[A-Z0-9]{2,6}$", card["setCode"]) else code
         side = card.get("side") if isinstance(card.get("side"), str) else ""
         faces.setdefault((set_code, card["number"]), []).append((side, card))
@@ -321,12 +329,14 @@ def import_sets(root: Path, paths: list[Path], into: Path | None = None) -> Mtgj
     target, created, parsed, kb = opened.root, opened.created, opened.files, opened.kb
     languages = {lang.english_name: lang.code for lang in kb.languages if lang.code != SOURCE_LANGUAGE}
     sets: dict[str, SetFile] = {}
+    where: dict[str, str] = {}      # set code -> its file as rules/sources.yaml names it
     problems: list[Problem] = []
     for file, found in read_sets(files, languages, problems):
         if found.code in sets:
             problems.append(Problem(str(file), 1, 1, f"the set {found.code} is also in {sets[found.code].file}",
                                     "import each set once"))
         sets[found.code] = found
+        where[found.code] = shared_path(root, file)
     if problems:
         raise DataError(problems)
     ordered = sorted(sets.values(), key=lambda s: (s.release or "9999", s.code))
@@ -334,7 +344,7 @@ def import_sets(root: Path, paths: list[Path], into: Path | None = None) -> Mtgj
     sources_text: str | None = None
     for set_file in ordered:
         title = f"MTGJSON {set_file.version} set file for {set_file.name} ({set_file.file}, build {set_file.date})"
-        entry = {"title": " ".join(title.split()), "kind": SOURCE_KIND, "file": set_file.file,
+        entry = {"title": " ".join(title.split()), "kind": SOURCE_KIND, "file": where[set_file.code],
                  **({"date": set_file.date} if _DATE.match(set_file.date) else {})}
         sources_text = register_source(tree, target, set_file.source, entry, sources_text) or sources_text
     merge = _Merge(kb, tree, ordered)
@@ -357,6 +367,78 @@ def import_sets(root: Path, paths: list[Path], into: Path | None = None) -> Mtgj
                          merge.rulings_new, merge.rulings_matched, merge.cards_only, tuple(sorted(merge.per_rule.items())),
                          tuple(s for set_file in ordered for s in set_file.skipped), tuple(merge.warnings),
                          tuple(added), tuple(changed), links)
+
+
+# ------------------------------------------------------------------ the printings of a card's YAML
+#
+# A card lists its printings in one text, ``printings: XLN 114, PXLN 114s`` (oldest first), and
+# per other language the printings printed alike as one entry: ``printed: {de: {XLN 114, PXLN
+# 114s: "Agent der Königin\nLebensverknüpfung\n…"}}`` (the printed name on the first line, the
+# printed text after it). One YAML node per printing and per distinct printed text instead of a
+# mapping of four to nine nodes per printing: the loader's cost is per node (README, "Data model").
+
+MAX_KEY = 127   # longer keys PyYAML writes as "? key" (an explicit key): the printings of a text split in parts
+
+
+def printed(card: CardIn) -> dict[str, str]:
+    """A printing's printed name and text per other language, as `printed` stores them."""
+    return {lang: " ".join(name.split()) + (f"\n{text}" if text else "") for lang, name, text in card.foreign}
+
+
+def _ref(ref: tuple[str, str]) -> str:
+    return f"{ref[0]} {ref[1]}"
+
+
+def printings_of(data: dict[str, Any]) -> dict[tuple[str, str], dict[str, str]]:
+    """The printings of a card's YAML data with their printed texts by language: its own printing
+    (`set` and `collector_number`) first, then those of `printings`, in order."""
+    out: dict[tuple[str, str], dict[str, str]] = {}
+    if data.get("set") and data.get("collector_number"):
+        out[(data["set"], data["collector_number"])] = {}
+    for item in str(data.get("printings") or "").split(", "):
+        set_code, _, number = item.partition(" ")
+        if number:
+            out.setdefault((set_code, number), {})
+    for lang, entries in (data.get("printed") or {}).items():
+        for key, value in entries.items():
+            for item in key.split(", "):
+                set_code, _, number = item.partition(" ")
+                out.setdefault((set_code, number), {})[lang] = value
+    return out
+
+
+def write_printings(data: dict[str, Any], printings: dict[tuple[str, str], dict[str, str]]) -> None:
+    """Set a card's `printings` and `printed` (in place where they are, else at the end) from its
+    printings (in order) with their printed texts. A card's own printing (`set` and
+    `collector_number`, as a hand-written card gives it) comes first and is not listed again."""
+    own = (data.get("set"), data.get("collector_number"))
+    refs = ([own] if own in printings else []) + [ref for ref in printings if ref != own]
+    listed = [ref for ref in refs if ref != own]
+    if listed:
+        data["printings"] = ", ".join(_ref(ref) for ref in listed)
+    else:
+        data.pop("printings", None)
+    out: dict[str, dict[str, str]] = {}
+    languages = sorted({lang for value in printings.values() for lang in value})
+    for lang in languages:
+        groups: dict[str, list[str]] = {}
+        for ref in refs:
+            if lang in printings[ref]:
+                groups.setdefault(printings[ref][lang], []).append(_ref(ref))
+        entries: list[tuple[str, str]] = []
+        for value, members in groups.items():
+            key = ""
+            for member in members:
+                if key and len(key) + 2 + len(member) > MAX_KEY:
+                    entries.append((key, value))
+                    key = ""
+                key = f"{key}, {member}" if key else member
+            entries.append((key, value))
+        out[lang] = dict(entries)
+    if out:
+        data["printed"] = out
+    else:
+        data.pop("printed", None)
 
 
 class _Merge:
@@ -397,7 +479,7 @@ class _Merge:
         ids = {c.id for c in self.kb.cards}
         new_files: dict[str, list[dict[str, Any]]] = {}
         for oracle, gathered in sorted(self.gathered.items(), key=lambda kv: (kv[1].name, kv[0])):
-            printings = [self._printing(card) for card, _ in gathered.printings]
+            printings = {(card.set_code, card.number): printed(card) for card, _ in gathered.printings}
             keywords = sorted(gathered.keywords)
             names = self._names(gathered)
             known = existing.get(oracle)
@@ -407,10 +489,9 @@ class _Merge:
                 have = data.setdefault("name", {})
                 for lang, name in names.items():
                     have.setdefault(lang, name)
-                old = data.get("printings") or []
-                by_key = {(p["set"], p["number"]): p for p in printings}
-                merged = [by_key.pop((p.get("set"), p.get("number")), p) for p in old]
-                data["printings"] = merged + list(by_key.values())
+                old = printings_of(data)
+                old.update(printings)            # a printing read again is as the set file gives it now
+                write_printings(data, old)
                 if keywords or "keywords" in data:
                     data["keywords"] = sorted(set(data.get("keywords") or []) | set(keywords))
                 self.card_id[oracle] = known.id
@@ -430,7 +511,7 @@ class _Merge:
                     "source": gathered.printings[0][1].source}
             if keywords:
                 data["keywords"] = keywords
-            data["printings"] = printings
+            write_printings(data, printings)
             new_files.setdefault(f"{CARDS_DIR}/{initial(gathered.name)}.yaml", []).append(data)
             self.new += 1
         for path, items in sorted(new_files.items()):
@@ -439,13 +520,6 @@ class _Merge:
                 doc = {"cards": []}
             doc["cards"] = sorted(doc["cards"] + items, key=lambda item: str(item.get("id")))
             self.tree.put(path, doc)
-
-    @staticmethod
-    def _printing(card: CardIn) -> dict[str, Any]:
-        out: dict[str, Any] = {"set": card.set_code, "number": card.number}
-        for lang, name, text in card.foreign:
-            out[lang] = {"name": name, **({"text": text} if text else {})}
-        return out
 
     @staticmethod
     def _names(gathered: _Card) -> dict[str, str]:
