@@ -1,7 +1,9 @@
 """The project's own data, complete (the `complete` fixture: the committed rules/, every release of
-../shared/data/comprehensive-rules/archive/ imported): each release file's numbered lines and
-glossary are in the knowledge base for that release, read independently of the importer; a number
-history across the 2009 renumbering; what `rulekb show 502.16` and `rulekb changes 2026-01-16` say.
+../shared/data/comprehensive-rules/archive/ and all 579 MTGJSON sets of ../shared/data/mtgjson/sets/
+imported): each release file's numbered lines and glossary are in the knowledge base for that
+release, read independently of the importer; a number history across the 2009 renumbering; what
+`rulekb show 502.16` and `rulekb changes 2026-01-16` say; issue 14's cards and rulings (`rulekb
+validate`'s counts, `rulekb card` by a German, French and English name, `rulekb show 702.81`).
 
 These are the only tests that read the complete data; the tests of the code run on the seed
 project (conftest.data_copy)."""
@@ -163,3 +165,44 @@ def test_the_committed_data_is_this_importers_import_of_every_archive_file(share
     assert result.reports == () and len(result.skipped) == len(files)
     assert (result.added, result.changed, result.deleted) == ((), (), ())
     assert rules_digest(ROOT) == before
+
+
+def test_validate_counts_every_card_and_ruling_of_the_579_sets(complete, capsys):
+    root, kb = complete
+    assert main(["--root", str(root), "validate"]) == 0
+    counts = {line.split()[0]: int(line.split()[1]) for line in capsys.readouterr().out.splitlines()
+              if line.startswith("  ") and line.split()[0] in ("cards", "rulings")}
+    assert counts == {"cards": len(kb.cards), "rulings": len(kb.rulings)}
+    assert counts["cards"] >= 23_000 and counts["rulings"] >= 23_000
+    # each set a source whose file lies in ../shared as sources.yaml names it
+    sets = [s for s in kb.sources.values() if s.kind == "mtgjson"]
+    assert len(sets) >= 579 and all((root.parent / "shared" / s.file).is_file() for s in sets)
+
+
+@pytest.mark.parametrize("name, rule, first_words, count", [
+    ("Golgari-Grabtroll", "dredge", "Dredge lets you replace any card draw", 3),       # German
+    ("Agent de la reine", "explore", "If no card is revealed", 3),                    # French
+    ("Flame Jab", "retrace", "Casting a card by using its retrace ability", 4),         # English
+])
+def test_card_by_name_prints_its_keyword_rulings(complete, capsys, name, rule, first_words, count):
+    root, kb = complete
+    assert main(["--root", str(root), "card", name]) == 0
+    out = capsys.readouterr().out
+    card = next(c for c in kb.cards if name in c.names.values())
+    assert out.startswith(f"{card.names['en']}  [{card.id}]")
+    expected = [r for r in kb.rulings_for(card=card.id) if rule in r.rules]
+    assert len(expected) >= count and out.count(f"[rules: {rule}") == len(expected)
+    assert all(f"  {r.date}  {r.id}" in out for r in expected)
+    assert f"en: {first_words}" in out
+
+
+def test_show_702_81_names_the_cards_its_notes_stand_on(complete, capsys):
+    root, kb = complete
+    assert main(["--root", str(root), "show", "702.81"]) == 0
+    out = capsys.readouterr().out
+    retrace = kb.rule("retrace")
+    rulings = [kb.ruling(n.ruling) for n in retrace.notes if n.ruling]
+    assert len(rulings) == 4 and all(len(r.cards) >= 12 for r in rulings)
+    names = [kb.card(c).names["en"] for c in rulings[0].cards]
+    assert {"Flame Jab", "Cenn's Enlistment"} <= set(names)
+    assert all(name in out for name in names)

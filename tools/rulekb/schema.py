@@ -18,7 +18,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Mapping
+from typing import Callable, Mapping, TypeVar
 
 from .diagnostics import DataError, Problem, did_you_mean
 from .layout import LANGUAGES_FILE, SOURCES_FILE
@@ -57,6 +57,8 @@ def is_date(value: str, partial: bool) -> bool:
         if parsed.strftime(form) == value:
             return True
     return False
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -161,6 +163,16 @@ class Reader:
             self.error(node, f"{what} must be a list ('- ' items)", f"write {what} as a list")
             return ()
         return node.items
+
+    def entries_of(self, root: Node, key: str, what: str, read: Callable[[Node, str], T | None]) -> list[T]:
+        """The entries of a data file: the file is one entry, or (as the importers write them) a
+        list of entries under the single key `key` (``rules:``, ``cards:``); `read(node, what)`
+        reads one ("rule #3" or "a rule file" for `what` "rule")."""
+        if isinstance(root, MapNode) and root.keys() == (key,):
+            return [found for i, item in enumerate(self.sequence(root.get(key), key))
+                    if (found := read(item, f"{what} #{i + 1}")) is not None]
+        found = read(root, f"a {what} file")
+        return [found] if found is not None else []
 
     def choice(self, node: Node | None, what: str, choices: tuple[str, ...]) -> str | None:
         value = self.text(node, what)

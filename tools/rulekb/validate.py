@@ -65,14 +65,8 @@ def _relabel(unit: Unit, label: str) -> Unit:
 def rules_from(f: SourceFile, ctx: Context) -> tuple[list[Rule], list[Problem]]:
     """A rule file: one rule, or (as the import writes a section of the rules) a list of
     rules under the single key ``rules``."""
-    if isinstance(f.root, MapNode) and f.root.keys() == ("rules",):
-        r = Reader(f.path)
-        items = r.sequence(f.root.get("rules"), "rules")
-        found = [rule for i, item in enumerate(items) if (rule := _rule(r, item, ctx, f"rule #{i + 1}")) is not None]
-        return found, r.problems
     r = Reader(f.path)
-    rule = _rule(r, f.root, ctx, "a rule file")
-    return ([rule] if rule else []), r.problems
+    return r.entries_of(f.root, "rules", "rule", lambda node, what: _rule(r, node, ctx, what)), r.problems
 
 
 def _rule(r: Reader, node: Node, ctx: Context, what: str) -> Rule | None:

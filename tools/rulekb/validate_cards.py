@@ -13,7 +13,7 @@ from types import MappingProxyType
 from typing import Mapping
 
 from .diagnostics import Problem
-from .load import MapNode, Node, Scalar, SourceFile
+from .load import Node, Scalar, SourceFile
 from .models import EMPTY, SOURCE_LANGUAGE, Card, Pos, Printing, Ruling, UnitKind
 from .schema import UUID, Context, Reader, read_unit
 
@@ -29,11 +29,7 @@ def cards_from(f: SourceFile, ctx: Context) -> tuple[list[Card], list[Problem]]:
     """A card file: one card, or (as the MTGJSON import writes them, by initial) a list of cards
     under the single key ``cards``."""
     r = Reader(f.path)
-    if isinstance(f.root, MapNode) and f.root.keys() == ("cards",):
-        items = r.sequence(f.root.get("cards"), "cards")
-        return [c for i, item in enumerate(items) if (c := _card(r, ctx, item, f"card #{i + 1}")) is not None], r.problems
-    card = _card(r, ctx, f.root, "a card file")
-    return ([card] if card else []), r.problems
+    return r.entries_of(f.root, "cards", "card", lambda node, what: _card(r, ctx, node, what)), r.problems
 
 
 def _card(r: Reader, ctx: Context, node: Node, what: str) -> Card | None:
