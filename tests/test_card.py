@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from conftest import data_copy
-from rulekb.cardlookup import entries, fold
+from rulekb.cardlookup import Lookup, entries, fold
 from rulekb.commands import main
 from rulekb.importers.mtgjson import import_sets
+from rulekb.knowledge import load_knowledge_base
 
 FIXTURES = Path(__file__).resolve().parent / "data" / "mtgjson"
 
@@ -95,3 +96,28 @@ def test_entries_keep_their_lines():
     found = list(entries("f.yaml", text))
     assert [(e.line, e.text.splitlines()[0]) for e in found] == [(3, "- id: a"), (5, "- id: b")]
     assert found[1].source().splitlines()[4] == "- id: b" and found[1].source().startswith("mechanic: x\nrulings:\n")
+
+
+def test_the_name_index_is_made_from_the_knowledge_cache_and_follows_the_files(tmp_path, monkeypatch):
+    """Without cache entries the card files are searched as text; after a load (the knowledge
+    cache holds the files) each card file's name index is made once and used; a changed file
+    (another SHA-256) is searched as text again, never through an index of its old bytes."""
+    root = data_copy(tmp_path / "kb")
+    import_sets(root, [FIXTURES])
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("RULEKB_CACHE_DIR", str(cache))
+    as_text = Lookup(root).find("golgari")
+    assert not (cache / "card-names").exists()
+    load_knowledge_base(root)
+    lookup = Lookup(root)
+    indexed = lookup.find("golgari")
+    assert [c.id for c in indexed.cards] == [c.id for c in as_text.cards] == ["golgari-findbroker", "golgari-grave-troll"]
+    assert not indexed.exact and lookup.names("rules/cards/g.yaml") is not None
+    assert len(list((cache / "card-names").rglob("*.pickle"))) == len(list((root / "rules" / "cards").glob("*.yaml")))
+    assert Lookup(root).find("Troll des tombes GOLGARI").cards == (indexed.cards[1],)
+    path = root / "rules" / "cards" / "g.yaml"
+    path.write_text(path.read_text("utf-8").replace("    de: Golgari-Grabtroll\n", "    de: Golgari-Grabungstroll\n"), "utf-8")
+    changed = Lookup(root)
+    assert [c.id for c in changed.find("grabungstroll").cards] == ["golgari-grave-troll"]
+    assert changed.names("rules/cards/g.yaml") is None
+    assert [c.id for c in Lookup(root, cache=False).find("grabungstroll").cards] == ["golgari-grave-troll"]

@@ -1,25 +1,35 @@
 """A card, its rulings and the rules of its keywords, read from the project's files without
 loading the whole knowledge base (load -> validate of only what one card needs; used by
-`rulekb card`). With all MTGJSON sets imported the data is ~30 MB of YAML, which takes seconds
+`rulekb card`). With all MTGJSON sets imported the data is ~45 MB of YAML, which takes seconds
 to load; finding one card must take well under a second.
 
 How: a data file holds entries (cards, rulings, rules) either one per file or as a list under
 one key (`- id: …` items, as the importers write them). Each file is cut into its entries by
 their `- id:` lines; an entry is read — parsed by `load` and schema-checked by `validate`,
-the same code as a full load, at its own line numbers — only when its text can hold what is
-looked for: a name (compared folded: case, accents and punctuation spacing aside), a card id
-in a ruling, a rule id. Cross-file checks are `rulekb validate`'s; this reads what it finds.
+the same code as a full load, at its own line numbers — only when it can hold what is looked
+for: a card name, a card id in a ruling, a rule id. Which card entries hold a name says the
+**name index** of each card file: every name of each card (English, German, French, and the
+printed names of its printings), folded, with the line its entry starts on; kept in the per-user
+cache (`card-names/`, keyed by the SHA-256 of the file's bytes, like the knowledge cache) and
+made from the knowledge cache's entry of that file (any `validate`, `check`, `show` or `build`
+makes it). A card file with neither (a fresh clone, a file just changed) is searched as text:
+its lines folded (case, accents and punctuation spacing aside), the entries holding the name's
+lines read. Cross-file checks are `rulekb validate`'s; this reads what it finds.
 """
 
 from __future__ import annotations
 
+import bisect
+import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
+from . import cache as cache_module
 from .diagnostics import DataError, Problem
+from .knowledge import cached_contents, code_version
 from .layout import CARDS_DIR, LANGUAGES_FILE, RULES_DIR, RULINGS_DIR, SOURCES_FILE, YAML_SUFFIXES
 from .load import SourceFile, parse_bytes, parse_text
 from .models import SOURCE_LANGUAGE, Card, Rule, Ruling
@@ -80,6 +90,23 @@ def entries(path: str, text: str) -> Iterator[Entry]:
         line += chunk.count("\n")
 
 
+def _holding(path: str, text: str, query: str) -> list[Entry]:
+    """The entries of a file whose text holds the folded `query` (one pass over the folded file:
+    folding keeps the lines)."""
+    folded = fold_lines(text)
+    hits: set[int] = set()
+    line, counted, at = 1, 0, folded.find(query)
+    while at >= 0:
+        line += folded.count("\n", counted, at)
+        counted = at
+        hits.add(line)
+        at = folded.find(query, at + 1)
+    if not hits:
+        return []
+    return [entry for entry in entries(path, text)
+            if any(entry.line <= hit <= entry.line + entry.text.count("\n") for hit in hits)]
+
+
 @dataclass(frozen=True)
 class CardInfo:
     """What `rulekb card` prints: the card, its rulings (by date) and the rules of its keywords
@@ -99,13 +126,59 @@ class Found:
     exact: bool
 
 
-class Lookup:
-    """The project's data files, read entry by entry on demand."""
+@dataclass(frozen=True)
+class NameIndex:
+    """The names of a card file's cards: each card's names folded, tab-separated, one card a
+    line (`text`), the offset in `text` each card's line starts at and the file line its entry
+    starts on; a name is found by one substring search over the file's names."""
 
-    def __init__(self, root: Path):
+    text: str
+    offsets: tuple[int, ...]
+    lines: tuple[int, ...]
+
+    @classmethod
+    def of(cls, cards: tuple[Card, ...]) -> "NameIndex":
+        offsets, parts, at = [], [], 0
+        for card in cards:
+            part = "\t".join(card_names(card))
+            offsets.append(at)
+            parts.append(part)
+            at += len(part) + 1
+        return cls("\n".join(parts), tuple(offsets), tuple(card.pos.line for card in cards))
+
+    def holding(self, query: str) -> set[int]:
+        """The lines of the entries with a name that holds `query` (folded)."""
+        out: set[int] = set()
+        at = self.text.find(query)
+        while at >= 0:
+            card = bisect.bisect_right(self.offsets, at) - 1
+            out.add(self.lines[card])
+            following = self.offsets[card + 1] if card + 1 < len(self.offsets) else len(self.text)
+            at = self.text.find(query, max(at + 1, following))
+        return out
+
+
+def names_cache() -> cache_module.FileCache | None:
+    """The cache of the card files' name indexes (None when caches are turned off)."""
+    folder = cache_module.cache_dir()
+    version = cache_module.code_version([Path(__file__)], code_version())
+    return None if folder is None else cache_module.FileCache(folder / "card-names", version)
+
+
+def card_names(card: Card) -> tuple[str, ...]:
+    """Every name of a card, folded: in each language and as each printing printed it."""
+    return tuple(sorted({fold(n) for n in card.names.values()} | {fold(n) for p in card.printings for n in p.names.values()}))
+
+
+class Lookup:
+    """The project's data files, read entry by entry on demand; `cache`: use the name indexes."""
+
+    def __init__(self, root: Path, cache: bool = True):
         self.root = Path(root)
         self.ctx = self._context()
+        self._data: dict[str, bytes] = {}
         self._texts: dict[str, str] = {}
+        self._names_cache = names_cache() if cache else None
 
     def _context(self) -> Context:
         parsed: dict[str, SourceFile | None] = {}
@@ -122,19 +195,26 @@ class Lookup:
             raise DataError(project.problems)
         return project.context
 
-    def _files(self, folder: str) -> list[tuple[str, str]]:
+    def _files(self, folder: str) -> list[str]:
+        """The data files under `folder` (paths relative to the root), their bytes read once."""
         base = self.root / folder
         out = []
         for path in sorted(p for p in base.rglob("*") if p.suffix in YAML_SUFFIXES and p.is_file()) if base.is_dir() else ():
             rel = path.relative_to(self.root).as_posix()
-            if rel not in self._texts:
-                data = path.read_bytes()
-                try:
-                    self._texts[rel] = data.decode("utf-8")
-                except UnicodeDecodeError:
-                    raise DataError(parse_bytes(rel, data)[1]) from None   # names the byte
-            out.append((rel, self._texts[rel]))
+            if rel not in self._data:
+                self._data[rel] = path.read_bytes()
+            out.append(rel)
         return out
+
+    def _text(self, rel: str) -> str:
+        """A file's text (decoded when first needed: most files only have their bytes searched)."""
+        if rel not in self._texts:
+            data = self._data[rel]
+            try:
+                self._texts[rel] = data.decode("utf-8")
+            except UnicodeDecodeError:
+                raise DataError(parse_bytes(rel, data)[1]) from None   # names the byte
+        return self._texts[rel]
 
     def _read(self, entry: Entry) -> SourceFile:
         node, problems = parse_text(entry.path, entry.source())
@@ -148,6 +228,24 @@ class Lookup:
             raise DataError(problems)
         return items
 
+    def names(self, path: str) -> NameIndex | None:
+        """The name index of the card file `path` (read by `_files`): cached, or made from the
+        knowledge cache's entry of the file; None when neither has it."""
+        store = self._names_cache
+        if store is None:
+            return None
+        digest = hashlib.sha256(self._data[path]).hexdigest()
+        key = store.key(repr((self.ctx.languages, self.ctx.source_ids)), path, digest)
+        found = store.get(key)
+        if isinstance(found, NameIndex):
+            return found
+        contents = cached_contents(self.ctx, path, digest)
+        if contents is None:
+            return None
+        index = NameIndex.of(contents.cards)
+        store.put(key, index)
+        return index
+
     def find(self, name: str) -> Found:
         """The cards with the name `name` in any language (any printing's name too)."""
         query = fold(name)
@@ -155,25 +253,16 @@ class Lookup:
             return Found((), False)
         exact: list[Card] = []
         partial: list[Card] = []
-        for path, text in self._files(CARDS_DIR):
-            # one pass over the file: the lines that hold the name (folding keeps the lines)
-            folded = fold_lines(text)
-            hits: set[int] = set()
-            line, counted, at = 1, 0, folded.find(query)
-            while at >= 0:
-                line += folded.count("\n", counted, at)
-                counted = at
-                hits.add(line)
-                at = folded.find(query, at + 1)
-            if not hits:
-                continue
-            for entry in entries(path, text):
-                last = entry.line + entry.text.count("\n")
-                if not any(entry.line <= line <= last for line in hits):
-                    continue
+        for path in self._files(CARDS_DIR):
+            index = self.names(path)
+            if index is not None:
+                starts = index.holding(query)
+                chosen = [entry for entry in entries(path, self._text(path)) if entry.line in starts] if starts else []
+            else:
+                chosen = _holding(path, self._text(path), query)
+            for entry in chosen:
                 for card in self._checked(cards_from(self._read(entry), self.ctx)):
-                    names = {fold(n) for n in card.names.values()}
-                    names |= {fold(n) for p in card.printings for n in p.names.values()}
+                    names = card_names(card)
                     if query in names:
                         exact.append(card)
                     elif any(query in n for n in names):
@@ -184,10 +273,10 @@ class Lookup:
     def rulings_of(self, card_id: str) -> tuple[Ruling, ...]:
         mention = re.compile(rf"(?<![\w-]){re.escape(card_id)}(?![\w-])")
         out: list[Ruling] = []
-        for path, text in self._files(RULINGS_DIR):
-            if card_id not in text:
+        for path in self._files(RULINGS_DIR):
+            if card_id.encode("utf-8") not in self._data[path]:
                 continue
-            for entry in entries(path, text):
+            for entry in entries(path, self._text(path)):
                 if mention.search(entry.text):
                     rulings, problems, _cites = rulings_from(self._read(entry), self.ctx)
                     if problems:
@@ -202,11 +291,12 @@ class Lookup:
         titles = {fold(k) for k in keywords}
         wanted = set(ids) | {slug(k) for k in keywords}
         out: dict[str, Rule] = {}
-        for path, text in self._files(RULES_DIR):
-            if not any(f"id: {rid}" in text for rid in wanted):
+        is_wanted = re.compile(rf"^\s*(?:- )?id: (?:{'|'.join(re.escape(rid) for rid in sorted(wanted))})\s*$", re.M)
+        for path in self._files(RULES_DIR):
+            if not any(f"id: {rid}".encode("utf-8") in self._data[path] for rid in wanted):
                 continue
-            for entry in entries(path, text):
-                if not any(re.search(rf"^\s*(?:- )?id: {re.escape(rid)}\s*$", entry.text, re.M) for rid in wanted):
+            for entry in entries(path, self._text(path)):
+                if not is_wanted.search(entry.text):
                     continue
                 for rule in self._checked(rules_from(self._read(entry), self.ctx)):
                     title = rule.title.text(SOURCE_LANGUAGE) if rule.title else None

@@ -117,7 +117,7 @@ def _load(files: ProjectFiles, cache: bool, processes: int) -> KnowledgeBase:
     project = read_project(languages, sources, root) if languages and sources else None
     ctx: Context | None = project.context if project else None
     store = knowledge_cache() if cache and ctx is not None else None
-    context_key = repr((ctx.languages, ctx.source_ids)) if ctx is not None else ""
+    context_key = _context_key(ctx) if ctx is not None else ""
     read: dict[str, tuple[list[Problem], FileContents | None]] = {}
     todo: list[str] = []
     for rel in files.data:
@@ -175,6 +175,22 @@ def split_by_size(rels: Sequence[str], data: Mapping[str, bytes], parts: int) ->
         sizes[lightest] += len(data[rel])
         members[lightest].append(rel)
     return [sorted(m, key=order.__getitem__) for m in members if m] or [[]]
+
+
+def _context_key(ctx: Context) -> str:
+    """What a data file is checked against, as a part of its knowledge cache key."""
+    return repr((ctx.languages, ctx.source_ids))
+
+
+def cached_contents(ctx: Context, rel: str, digest: str) -> FileContents | None:
+    """The knowledge cache's entry of the data file `rel` whose bytes have the SHA-256 `digest`
+    (hex), checked against `ctx` by an earlier load, when it holds one without problems; else
+    None. For readers of a few entries (`cardlookup`), which never write the entry."""
+    store = knowledge_cache()
+    entry = store.get(store.key(_context_key(ctx), rel, digest)) if store is not None else None
+    if isinstance(entry, tuple) and len(entry) == 2 and not entry[0] and isinstance(entry[1], FileContents):
+        return entry[1] if not entry[1].problems else None
+    return None
 
 
 def load_linked(root: Path) -> LinkedKB:
