@@ -353,14 +353,15 @@ def import_sets(root: Path, paths: list[Path], into: Path | None = None) -> Mtgj
     links = link_notes(tree.files)
     added, changed, _deleted = tree.changes()
     touched = set(added) | set(changed)
-    check = [f for f in parsed if f.path not in touched and f.path != SOURCES_FILE]
-    check += [SourceFile(path, to_node(tree.files[path])) for path in sorted(touched | {SOURCES_FILE})]
-    try:
-        build_knowledge_base(tuple(check), target)
-    except DataError as exc:
-        raise DataError([Problem(p.file, p.line, p.column, f"the import would write invalid data: {p.message}",
-                                 "nothing was written; please report this with the set files") for p in exc.problems]) from None
-    tree.save(skip={SOURCES_FILE}, texts={SOURCES_FILE: sources_text} if sources_text is not None else {})  # all or none
+    if touched or sources_text is not None:   # else nothing to write: the tree loaded as it is (a re-import)
+        check = [f for f in parsed if f.path not in touched and f.path != SOURCES_FILE]
+        check += [SourceFile(path, to_node(tree.files[path])) for path in sorted(touched | {SOURCES_FILE})]
+        try:
+            build_knowledge_base(tuple(check), target)
+        except DataError as exc:
+            raise DataError([Problem(p.file, p.line, p.column, f"the import would write invalid data: {p.message}",
+                                     "nothing was written; please report this with the set files") for p in exc.problems]) from None
+        tree.save(skip={SOURCES_FILE}, texts={SOURCES_FILE: sources_text} if sources_text is not None else {})  # all or none
     if sources_text is not None:
         changed = sorted(set(changed) | {SOURCES_FILE})
     return MtgjsonReport(tuple(s.code for s in ordered), target, created, merge.new, merge.updated, merge.same,
