@@ -59,3 +59,52 @@ def test_without_two_imported_releases_there_is_no_changes_page(seed):
     for lang, docs in site.docs.items():
         assert not [path for path in docs if path.startswith("changes/")]
         assert all(path != "changes/index.md" for _, path in site.nav[lang])
+
+
+def test_a_release_page_lists_the_glossary_terms_that_changed(recent_site):
+    """2026-01-16 added the term Blight and removed Friends Forever (as `rulekb changes` says):
+    the release's page lists them under the glossary, with their English definitions, in every
+    language with the labels of that language."""
+    site, kb = recent_site
+    found = compare_releases(kb, "2026-01-16")
+    assert [g.term for g in found.glossary_of("new")] == ["Blight"]
+    assert [g.term for g in found.glossary_of("removed")] == ["Friends Forever"]
+    en = site.docs["en"]["changes/2026-01-16.md"]
+    assert "## Glossary \\(2\\) {#glossary}" in en
+    new = en.split("{#glossary-new}")[1].split("{#glossary-removed}")[0]
+    blight = found.glossary_of("new")[0].after
+    assert f"<dt>Blight</dt><dd class=\"rulekb-diff\">{html.escape(blight[1], quote=False)}</dd>" in new
+    removed = en.split("{#glossary-removed}")[1].split("{#glossary-reworded}")[0]
+    assert "<dt>Friends Forever</dt>" in removed and "Blight" not in removed
+    assert "### Reworded terms \\(0\\) {#glossary-reworded}" in en
+    de = site.docs["de"]["changes/2026-01-16.md"]
+    assert "## Glossar \\(2\\) {#glossary}" in de and "### Neue Begriffe \\(1\\) {#glossary-new}" in de
+    assert "### Entfernte Begriffe \\(1\\) {#glossary-removed}" in de
+    fr = site.docs["fr"]["changes/2026-01-16.md"]
+    assert "### Nouveaux termes \\(1\\) {#glossary-new}" in fr and "### Termes supprimés \\(1\\)" in fr
+    assert '<dl class="rulekb-changes rulekb-changes--glossary rulekb-changes--new" lang="en">' in fr
+
+
+def test_a_reworded_term_shows_its_word_diff_and_typography_is_folded(recent):
+    """A reworded glossary term shows the word diff of "term: definition"; one changed only in
+    its typography is listed apart, folded, with its count in the reader's language."""
+    from dataclasses import replace
+
+    from rulekb.changes import GlossaryChange
+    from rulekb.i18n import load_uis
+    from rulekb.link import link
+    from rulekb.render.changes import changes_pages
+    from rulekb.render.context import Lang, Shared
+    root, kb = recent
+    entry = kb.glossary[0]
+    term = entry.term.variants["en"][-1].text
+    reworded = GlossaryChange(entry, (term, "A word of the rules."), (term, "A new word of the rules."))
+    typography = GlossaryChange(entry, (term, "A player's card."), (term, "A player’s card."))
+    step = replace(compare_releases(kb, "2026-01-16"), glossary=(reworded, typography))
+    c = Lang(Shared.of(link(kb), None), load_uis(root, kb.languages)["de"])
+    page = changes_pages(c, (step,))["changes/2026-01-16.md"]
+    assert "### Umformulierte Begriffe \\(1\\) {#glossary-reworded}" in page
+    assert f"<dt>{html.escape(term)}</dt><dd class=\"rulekb-diff\">{html.escape(term)}: A<ins> new</ins> word of the rules.</dd>" in page
+    folded = page.split("{#glossary-typography}")[1]
+    assert "<summary>1 Begriff nur typografisch geändert</summary>" in folded
+    assert "A <del>player&#39;s</del><ins>player’s</ins> card.</dd></dl></details>" in folded

@@ -90,11 +90,16 @@ class GlossaryChange:
             return TextChange.TYPOGRAPHY
         return TextChange.REWORDED
 
-    def diff(self) -> tuple[tuple[str, str], ...]:
-        """The word diff of its term and definition, as one text ("term: definition")."""
+    @property
+    def texts(self) -> tuple[str, str]:
+        """Its older and its newer side, each as one text ("term: definition"; "" for a missing side)."""
         def joined(side: tuple[str, str] | None) -> str:
             return f"{side[0]}: {side[1]}" if side else ""
-        return word_diff(joined(self.before), joined(self.after))
+        return joined(self.before), joined(self.after)
+
+    def diff(self) -> tuple[tuple[str, str], ...]:
+        """The word diff of its term and definition, as one text ("term: definition")."""
+        return word_diff(*self.texts)
 
 
 @dataclass(frozen=True)
