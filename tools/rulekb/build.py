@@ -55,6 +55,7 @@ from .models import KnowledgeBase
 from .render import RenderedSite, paths, render_site
 from .render.markup import split_blocks
 from .render.numbers import FOLDER as NUMBERS_FOLDER
+from .render.search import CARDS_PART, FOLDER as SEARCH_FOLDER, NUMBERS_PART
 from markupsafe import escape
 from .timing import PAGE_PIPELINE, Clock, Part, maybe, process_and_children_seconds
 from .knowledge import load_knowledge_base
@@ -371,6 +372,23 @@ def language_inputs(prepared: Prepared, lang: str) -> LanguageInputs:
             assets[rel] = str(source.resolve())
             digest.update(rel.encode("utf-8") + b"\0" + source.read_bytes() + b"\3")
     return LanguageInputs(lang, pages, blocks, assets, digest.hexdigest())
+
+
+SHARED_SEARCH_PARTS = (CARDS_PART, NUMBERS_PART)
+
+
+def served_files(prepared: Prepared, lang: str) -> dict[str, str]:
+    """The site-root files that the pages of one language reach, for `rulekb serve`, which serves
+    that language alone at the root of its server (and the plugin adds these to its files): the
+    language's own (``<lang>/search/rules.js``, the rule numbers ``<lang>/n/…``) without the
+    language's folder, and the search parts all languages share (``search/cards.js``,
+    ``search/numbers.js``) beside its own (the theme's ``rulekb_site_root`` is then "."). The same
+    index as the built site's: the same files."""
+    own = f"{lang}/"
+    out = {path[len(own):]: text for path, text in prepared.site.files.items()
+           if path.startswith(own) and path[len(own):].split("/")[0] in (SEARCH_FOLDER, NUMBERS_FOLDER)}
+    out.update({path: text for path, text in prepared.site.files.items() if path in SHARED_SEARCH_PARTS})
+    return dict(sorted(out.items()))
 
 
 def write_config(root: Path, work: Path, prepared: Prepared, lang: str, *, regenerate: bool = False) -> bool:

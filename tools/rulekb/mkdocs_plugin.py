@@ -9,15 +9,18 @@ before mkdocs reads it. Hooks, each small:
   gives the toc extension's permalink (¶) its tooltip in the site language (``permalink_title``,
   from the UI catalog: material translates its own strings, not those of Markdown extensions);
 - ``on_pre_build``: under `rulekb serve` (``regenerate: true``), renders the pages again from
-  the YAML before each rebuild, so that an edited rule shows on reload; a data problem is
-  reported with file and line and the previous pages stay;
-- ``on_files``: adds the provided pages and assets (``File.generated``), and leaves out what a
+  the YAML before each rebuild, so that an edited rule shows on reload, with the site-root files
+  its pages reach (`build.served_files`: the search index and the rule numbers ``n/``, served from
+  the language's root); a data problem is reported with file and line and the previous pages stay;
+- ``on_files``: adds the provided pages, assets and served files (``File.generated``), and leaves out what a
   reader never loads: source maps, and material's search worker with its stemmers and word
   splitters (about 2 MB per language): the site's search is rulekb's own (an index prebuilt by
   the render stage, ``templates/partials/search.html``);
 - ``on_env``: the theme's templates get the UI strings of the site language from the gettext
   catalogs (``_``, ``ngettext``, ``rulekb_ui``), so that a theme override writes
-  ``{{ _("Search") | e }}`` as the page templates do;
+  ``{{ _("Search") | e }}`` as the page templates do, and ``rulekb_site_root``: where the site's
+  root is from the language's root (".." in a build; "." under `rulekb serve`, which serves the
+  shared files from the language's root);
 - ``on_page_content``: puts the HTML blocks of a generated page in place of their placeholder
   paragraphs (`render.markup.split_blocks`);
 - ``on_env`` also (every page rendered, links not yet checked) records the ids of the HTML blocks
@@ -110,6 +113,7 @@ class RulekbPlugin(BasePlugin[RulekbConfig]):
         self._pages: Mapping[str, str] = {}
         self._blocks: Mapping[str, Sequence[str]] = {}
         self._assets: Mapping[str, str] = {}
+        self._served: Mapping[str, str] = {}
         self._ui: UI | None = None
         self.own_seconds = 0.0   # processor time in the hooks below
         self._lang = ""
@@ -117,11 +121,13 @@ class RulekbPlugin(BasePlugin[RulekbConfig]):
         self._fix_html_lang = False
 
     def provide(self, pages: Mapping[str, str], blocks: Mapping[str, Sequence[str]], assets: Mapping[str, str],
-                ui: UI | None = None) -> None:
+                ui: UI | None = None, served: Mapping[str, str] | None = None) -> None:
         """The language's pages for the next build: {docs path: Markdown}, {docs path: the HTML
-        blocks of its placeholders}, {docs path: absolute path of an asset file}, and the UI
-        strings of its language (None: the English msgids)."""
+        blocks of its placeholders}, {docs path: absolute path of an asset file}, the UI
+        strings of its language (None: the English msgids), and (`rulekb serve`) {path: text}
+        of the site-root files served from the language's root."""
         self._pages, self._blocks, self._assets, self._ui = pages, blocks, assets, ui
+        self._served = served or {}
 
     def on_config(self, config):
         codes = [entry[0] for entry in self.config.languages if isinstance(entry, list) and entry]
@@ -139,7 +145,7 @@ class RulekbPlugin(BasePlugin[RulekbConfig]):
     def on_pre_build(self, config):
         if not self.config.regenerate:
             return
-        from .build import language_inputs, prepare
+        from .build import language_inputs, prepare, served_files
         from .diagnostics import DataError
         root = (Path(config.config_file_path).parent / self.config.root).resolve()
         try:
@@ -148,14 +154,17 @@ class RulekbPlugin(BasePlugin[RulekbConfig]):
             raise PluginError("rulekb: the knowledge base did not load; the pages were not updated:\n"
                               + "\n".join(str(p) for p in exc.problems)) from None
         inputs = language_inputs(prepared, self.config.lang)
-        self.provide(inputs.pages, inputs.blocks, inputs.assets, prepared.uis[self.config.lang])
+        self.provide(inputs.pages, inputs.blocks, inputs.assets, prepared.uis[self.config.lang],
+                     served_files(prepared, self.config.lang))
 
     @_own_time
     def on_files(self, files, config):
         for file in list(files):
-            if unneeded_asset(file.src_uri) or file.src_uri in self._pages or file.src_uri in self._assets:
+            if (unneeded_asset(file.src_uri) or file.src_uri in self._pages or file.src_uri in self._assets
+                    or file.src_uri in self._served):
                 files.remove(file)
         added = [File.generated(config, path, content=text) for path, text in self._pages.items()]
+        added += [File.generated(config, path, content=text) for path, text in self._served.items()]
         added += [File.generated(config, path, abs_src_path=source) for path, source in self._assets.items()]
         for file in sorted(added, key=file_sort_key):   # the order of a docs folder: the search index's
             files.append(file)
@@ -183,7 +192,8 @@ class RulekbPlugin(BasePlugin[RulekbConfig]):
         link into generated ones: ``rules/retrace.md#702.81a``), not searched in every page. The
         theme's templates, rendered next, get the UI strings of the site language."""
         ui = self._ui if self._ui is not None else UI(self._lang or "en", Locale("en"), gettext.NullTranslations())
-        env.globals.update({"_": ui._, "ngettext": ui.ngettext, "rulekb_ui": ui})
+        env.globals.update({"_": ui._, "ngettext": ui.ngettext, "rulekb_ui": ui,
+                            "rulekb_site_root": "." if self.config.regenerate else ".."})
         targets = {target for file in files.documentation_pages() if file.page is not None
                    for target in (file.page.links_to_anchors or {})}
         for target in targets:   # each page once, however many links point into it
