@@ -1,6 +1,14 @@
-"""The site of the seed project (conftest.data_copy), built once per test session and shared by
-test_build, test_site_links and test_browser (each declares a session fixture calling `built_site`;
-the build itself is cached here, so it runs once however many modules ask for it)."""
+"""The sites the tests read, each built once per test session and shared by the modules that ask
+for it (each declares a session fixture calling the function here; the build itself is cached
+here, so it runs once however many modules ask for it):
+
+- `built_site`: the site of the seed project (conftest.data_copy), for test_build, test_site_links
+  and test_browser;
+- `complete_site`: the site of the project's own data as committed (every rules release, the
+  cards and rulings), for the few tests marked ``complete_site`` that check what judges use at
+  the scale they use it (test_browser, test_site_links). It is built straight from the
+  repository's rules/ (never copied) into a temporary folder, its build folder there too; it
+  takes what `make site` takes, once per session, and only when such a test runs."""
 
 from __future__ import annotations
 
@@ -42,3 +50,11 @@ def built_site(tmp_path_factory) -> Built:
         base = tmp_path_factory.mktemp("built-site")
         _CACHE["seed"] = build(data_copy(base / "project"), base / "site", base / "build")
     return _CACHE["seed"]
+
+
+def complete_site(tmp_path_factory) -> Built:
+    """The site of the repository's own data (ROOT's rules/, translations/, content/), every language."""
+    if "complete" not in _CACHE:
+        base = tmp_path_factory.mktemp("complete-site")
+        _CACHE["complete"] = build(ROOT, base / "site", base / "build")
+    return _CACHE["complete"]

@@ -55,7 +55,7 @@ from .models import KnowledgeBase
 from .render import RenderedSite, paths, render_site
 from .render.markup import split_blocks
 from .render.numbers import FOLDER as NUMBERS_FOLDER
-from .render.search import CARDS_PART, FOLDER as SEARCH_FOLDER, NUMBERS_PART
+from .render.search import CARDS_PART, FOLDER as SEARCH_FOLDER, NUMBERS_PART, RULINGS_PART
 from markupsafe import escape
 from .timing import PAGE_PIPELINE, Clock, Part, maybe, process_and_children_seconds
 from .knowledge import load_knowledge_base
@@ -374,7 +374,7 @@ def language_inputs(prepared: Prepared, lang: str) -> LanguageInputs:
     return LanguageInputs(lang, pages, blocks, assets, digest.hexdigest())
 
 
-SHARED_SEARCH_PARTS = (CARDS_PART, NUMBERS_PART)
+SHARED_SEARCH_PARTS = (CARDS_PART, NUMBERS_PART, RULINGS_PART)
 
 
 def served_files(prepared: Prepared, lang: str) -> dict[str, str]:
