@@ -77,6 +77,10 @@ def test_a_release_page_lists_the_glossary_terms_that_changed(recent_site):
     removed = en.split("{#glossary-removed}")[1].split("{#glossary-reworded}")[0]
     assert "<dt>Friends Forever</dt>" in removed and "Blight" not in removed
     assert "### Reworded terms \\(0\\) {#glossary-reworded}" in en
+    for lang in kb.language_codes:   # a heading is Markdown only after a blank line (not inside an HTML block)
+        page = site.docs[lang]["changes/2026-01-16.md"]
+        headings = [line for line in page.split("\n") if line.startswith("#")]
+        assert len(headings) == 10 and all(f"\n\n{h}\n" in page for h in headings), page[-1500:]
     de = site.docs["de"]["changes/2026-01-16.md"]
     assert "## Glossar \\(2\\) {#glossary}" in de and "### Neue Begriffe \\(1\\) {#glossary-new}" in de
     assert "### Entfernte Begriffe \\(1\\) {#glossary-removed}" in de
