@@ -7,8 +7,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from qa_kb import one_text, run
+from qa_kb import kb_of, one_text, rule, run
 from rulekb.check.language import _MIN_CHARS, _WORD, MIN_WORDS, sentences
+from rulekb.models import Status
 
 CASES = [
     ("de", "Du führst alle dieselben Aktionen aus und legst möglicherweise eine +1/+1-Marke auf die bleibende Karte. "
@@ -21,8 +22,6 @@ CASES = [
     ("fr", "Le joueur actif a la priorité après la résolution du sort. "
            "Der aktive Spieler hat Vorrang, nachdem der Zauberspruch verrechnet wurde.", "de"),
     ("fr", "Le joueur actif a la priorité après la résolution du sort, alors il peut immédiatement lancer un nouveau sort.", None),
-    ("en", "The active player has priority after the spell resolves. "
-           "Le joueur actif a la priorité après la résolution du sort, alors il peut lancer un sort.", "fr"),
     ("en", "The active player has priority after the spell resolves, so they can immediately cast a new spell.", None),
 ]
 
@@ -34,6 +33,21 @@ def test_wrong_language(lang, text, foreign):
     if foreign:
         names = {"en": "English", "de": "German", "fr": "French"}
         assert f"is in {names[foreign]}" in issues[0].message and "702.78a" in issues[0].message
+
+
+ENGLISH_AND_FRENCH = ("The active player has priority after the spell resolves. "
+                      "Le joueur actif a la priorité après la résolution du sort, alors il peut lancer un sort.")
+
+
+@pytest.mark.parametrize("status, found", [(Status.COMMUNITY, 1), (Status.OFFICIAL, 0)])
+def test_english_is_judged_unless_an_official_source_establishes_it(status, found):
+    """A French sentence in a community English text is found; an official English text (a rules
+    release, the Oracle, a ruling) is English by its source and kept verbatim: not judged."""
+    kb = kb_of(rule(subrules={"a": {"en": (ENGLISH_AND_FRENCH, {"status": status})}}))
+    issues = [i for i in run("language.wrong-language", kb) if i.lang == "en"]
+    assert len(issues) == found
+    if found:
+        assert "is in French" in issues[0].message
 
 
 def test_a_parenthesis_is_a_sentence_of_its_own():

@@ -5,14 +5,15 @@ languages, and only on sentences long enough to judge (`MIN_WORDS` words, rule n
 blanked out); a parenthesised passage counts as a sentence of its own, so that "(Note that
 some effects target a creature, …)" inside a German ruling is judged by itself.
 
-Speed: py3langid walks every byte in Python, too slow for every sentence of the whole rules.
-A pre-screen skips the sentences that plainly are in their text's language — those with more
-distinct common function words (`FUNCTION_WORDS`) of that language than of any other; every other
-sentence goes to py3langid, which alone decides. Adding a language is one entry in
-`FUNCTION_WORDS` (without one, every sentence of that language is judged). The sentences of every
-text of a run go to the model in one batch (`_judge_all`), which loads in the process that runs
-the check (see `rulekb.langid`); its verdicts are the run's shared data `VERDICTS`, which
-`terminology.untranslated` reads too.
+Speed: py3langid walks every byte in Python, too slow for every sentence of the whole rules. Texts
+whose language their source establishes (official English: the rules, the Oracle, the rulings) are
+not judged at all (`established`). A pre-screen skips the sentences that plainly are in their
+text's language — those with more distinct common function words (`FUNCTION_WORDS`) of that
+language than of any other; every other sentence goes to py3langid, which alone decides. Adding a
+language is one entry in `FUNCTION_WORDS` (without one, every sentence of that language is judged).
+The sentences of every text of a run go to the model in one batch (`_judge_all`), which loads in
+the process that runs the check (see `rulekb.langid`); its verdicts are the run's shared data
+`VERDICTS`, which `terminology.untranslated` reads too.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import re
 from typing import Iterator, Sequence
 
 from .. import langid
-from ..models import M_, Severity
+from ..models import M_, SOURCE_LANGUAGE, Severity, Status
 from .base import VERDICTS, Check, Context, Issue, Text
 
 MIN_WORDS = 6
@@ -114,9 +115,18 @@ def _key(t: Text) -> tuple[str, ...]:
     return ("language", t.unit.id, t.lang, str(t.index))
 
 
+def established(t: Text) -> bool:
+    """Whether the text's language is established by its source: an official English text (a rules
+    release, the Oracle text, a ruling as published) is English by definition, and is kept
+    verbatim besides (a finding on it could only say that nothing is to be changed). Such texts are
+    not judged: with the complete rules they are 524 of the 529 sentences the pre-screen leaves."""
+    return t.lang == SOURCE_LANGUAGE and t.variant.status is Status.OFFICIAL
+
+
 def _judge_all(ctx: Context) -> None:
-    """Judge the sentences of every canonical text of the run in one batch."""
-    batch = [(t, _candidates(ctx, t)) for t in ctx.texts() if _key(t) not in ctx.cache]
+    """Judge the sentences of every canonical text of the run whose language is not established
+    (`established`) in one batch."""
+    batch = [(t, _candidates(ctx, t)) for t in ctx.texts() if _key(t) not in ctx.cache and not established(t)]
     texts = [words for _t, candidates in batch for *_span, words in candidates]
     verdicts = iter(langid.classify(ctx.languages, texts))
     for t, candidates in batch:
@@ -124,7 +134,10 @@ def _judge_all(ctx: Context) -> None:
 
 
 def judged(ctx: Context, t: Text) -> tuple[tuple[int, int, str, float], ...]:
-    """(start, end, language, probability) of the sentences of a text that are in another language."""
+    """(start, end, language, probability) of the sentences of a text that are in another language
+    (none in a text whose language is `established`)."""
+    if established(t):
+        return ()
     key = _key(t)
     found = ctx.cache.get(key)
     if found is None and ("language", "all") not in ctx.cache:
