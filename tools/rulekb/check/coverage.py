@@ -94,10 +94,15 @@ class Coverage:
 
 
 def stale_text(ctx: Context, unit: Unit, lang: str) -> bool:
+    """Whether the unit's text in `lang` is a translation of another English than today's (the
+    English is hashed only for a translation that says what it was made from)."""
+    if lang == SOURCE_LANGUAGE:
+        return False
     variant = unit.text(lang)
+    if variant is None or variant.translated_from is None:
+        return False
     digest = ctx.english_hash(unit)
-    return (variant is not None and lang != SOURCE_LANGUAGE and variant.translated_from is not None
-            and digest is not None and variant.translated_from != digest)
+    return digest is not None and variant.translated_from != digest
 
 
 def _cell(ctx: Context, units: Sequence[Unit], lang: str) -> tuple[Cell, tuple[str, ...]]:
