@@ -77,26 +77,37 @@ def english_variant(ctx: Context) -> Iterator[Issue]:
         texts = [Text(unit, SOURCE_LANGUAGE, i, v, rule, ruling, v.releases[-1] if v.releases else None)
                  for i, v in enumerate(variants)]
         released = [t for t in texts if t.variant.releases]
-        normal = {t.index: normalise(t.text) for t in texts}
-        # two texts of one release
-        for i, a in enumerate(released):
-            for b in released[i + 1:]:
-                both = sorted(set(a.variant.releases) & set(b.variant.releases))
-                if both and normal[a.index] != normal[b.index]:
-                    first, second = (a, b) if a.index < b.index else (b, a)
-                    yield Issue.at(first, M_("{label} has two English texts in the rules release of {release}: "
-                                             "[{first}] and [{second}]; from one to the other: {changes}",
-                                             label=unit.label, release=both[-1], first=_describe(first),
-                                             second=_describe(second), changes=changes(second.text, first.text)),
-                                   M_("check which one the release prints for this number; the import keeps both"))
+        normal: dict[int, str] = {}   # normalised when compared (a rule's versions seldom share a release)
+
+        def normalised(t: Text) -> str:
+            found = normal.get(t.index)
+            if found is None:
+                found = normal[t.index] = normalise(t.text)
+            return found
+        # two texts of one release: the pairs that share one (the texts of each release, not every pair)
+        in_release: dict[str, list[Text]] = {}
+        for t in released:
+            for release in t.variant.releases:
+                in_release.setdefault(release, []).append(t)
+        shared = sorted({(a.index, b.index) for same in in_release.values() if len(same) > 1
+                         for i, a in enumerate(same) for b in same[i + 1:]})
+        for i, j in shared:
+            a, b = texts[i], texts[j]
+            both = sorted(set(a.variant.releases) & set(b.variant.releases))
+            if normalised(a) != normalised(b):
+                yield Issue.at(a, M_("{label} has two English texts in the rules release of {release}: "
+                                     "[{first}] and [{second}]; from one to the other: {changes}",
+                                     label=unit.label, release=both[-1], first=_describe(a),
+                                     second=_describe(b), changes=changes(b.text, a.text)),
+                               M_("check which one the release prints for this number; the import keeps both"))
         # a text of another kind of source against the official versions
         kinds = {_kind(ctx, t.variant.source) for t in released}
         for t in texts:
             if t.variant.releases or _kind(ctx, t.variant.source) in kinds or not released:
                 continue
-            if any(normal[t.index] == normal[r.index] for r in released):
+            if any(normalised(t) == normalised(r) for r in released):
                 continue  # a faithful copy of one version
-            best, ratio = max(((r, cydifflib.SequenceMatcher(None, normal[t.index], normal[r.index],
+            best, ratio = max(((r, cydifflib.SequenceMatcher(None, normalised(t), normalised(r),
                                                             autojunk=False).ratio()) for r in released),
                               key=lambda pair: pair[1])
             if ratio < MIN_SIMILAR:
