@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Mapping
+from typing import Mapping, NamedTuple
 
 from .diagnostics import DataError, Problem, did_you_mean
 from .load import Node, parse_file
@@ -80,8 +80,9 @@ class Concept:
         return tuple(t for t in self.terms.get(lang, ()) if not t.discouraged)
 
 
-@dataclass(frozen=True)
-class TermMatch:
+class TermMatch(NamedTuple):
+    """A term found in a text (a named tuple: the checks of a run with all cards make ~100,000)."""
+
     start: int
     end: int
     concept_id: str
@@ -92,6 +93,9 @@ class TermMatch:
 class _Matcher:
     pattern: re.Pattern[str] | None
     by_form: Mapping[str, tuple[str, Term] | None]  # casefolded form -> (concept, term); None: exception
+    # a text's spelling of a form -> by_form's entry, made as spellings are met (the texts repeat a
+    # few hundred spellings ~100,000 times)
+    by_spelling: dict[str, tuple[str, Term] | None] = field(default_factory=dict, compare=False)
 
 
 def _key(text: str) -> str:
@@ -186,8 +190,13 @@ class Termbase:
         if matcher.pattern is None:
             return ()
         out = []
+        by_spelling, by_form = matcher.by_spelling, matcher.by_form
         for m in matcher.pattern.finditer(text):
-            hit = matcher.by_form.get(_key(m.group()))
+            spelling = m.group()
+            try:
+                hit = by_spelling[spelling]
+            except KeyError:
+                hit = by_spelling[spelling] = by_form.get(_key(spelling))
             if hit is not None:
                 out.append(TermMatch(m.start(), m.end(), hit[0], hit[1]))
         return tuple(out)
