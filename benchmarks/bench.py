@@ -8,7 +8,7 @@ each as the user runs it (a `rulekb` process, wall-clock time, on this machine):
   re-import        the same again (changes nothing)
   validate         rulekb validate (load + validate the dataset), with the knowledge cache
                    emptied first (cold) and again (warm: every file from the cache)
-  check            rulekb check cold (the knowledge cache emptied)        target <= 2.5 s
+  check            rulekb check cold (knowledge and check caches emptied) target <= 2.5 s
                    and warm, the median of three runs                     target <= 1 s
   build (cold)     rulekb build, all languages                            target <= 30 s
   build (again)    the same with nothing changed
@@ -305,8 +305,9 @@ def main(argv: list[str] | None = None) -> int:
     available = commands()
     if "check" in available:
         clear_knowledge_cache()
+        clear_check_cache()   # (an earlier bench's result for the same files would be found there)
         seconds, code, out = rulekb("--root", str(dataset), "check", "--format", "json", "--output", str(WORK / "check.json"))
-        record("check (cold)", seconds, "s", 2.5, f"exit code {code}; the knowledge cache emptied first")
+        record("check (cold)", seconds, "s", 2.5, f"exit code {code}; the knowledge and check caches emptied first")
         # the median of CHECK_RUNS runs (each printed): one run is at the mercy of a busy host
         runs = [rulekb("--root", str(dataset), "check", "--format", "json", "--output", str(WORK / "check.json"))
                 for _ in range(CHECK_RUNS)]
