@@ -19,7 +19,8 @@ sources, and the code: the knowledge cache (`cache.FileCache`, under the per-use
 `cache.cache_dir()`) keeps it under that key, so that `validate`, `check`, `show` and `build` read
 again only the files that changed. When the files to read are many (`PARALLEL_BYTES`), step 3 runs
 in two processes (`rulekb.parallel`), the files split by size (`split_by_size`): the child keeps
-its files in the cache and sends their models back; the outcome is the same as in one process. The cross-file checks of step 4 run every time. ``RULEKB_CACHE_DIR=`` (empty) or
+its files in the cache, where this process reads them (or, with no cache, sends their models
+back); the outcome is the same as in one process. The cross-file checks of step 4 run every time. ``RULEKB_CACHE_DIR=`` (empty) or
 `load_knowledge_base(root, cache=False)` reads without it. While the models are made, Python's
 cyclic garbage collector is paused (`collection_paused`, which says why).
 """
@@ -139,11 +140,27 @@ def _load(files: ProjectFiles, cache: bool, processes: int) -> KnowledgeBase:
             out.append(found)
         return out
 
+    def read_part_there(rels: list[str]) -> list[tuple[list[Problem], FileContents | None]] | None:
+        """`read_part` in another process: None when every file went into the knowledge cache
+        (this process reads them from there: the models are pickled once, not twice)."""
+        out = read_part(rels)
+        return None if store is not None and store.writable else out
+
+    def cached(rels: list[str]) -> list[tuple[list[Problem], FileContents | None]]:
+        """The files another process kept in the cache (read here again if an entry is not there)."""
+        out = []
+        for rel in rels:
+            entry = store.get(store.key(context_key, rel, files.digests[rel])) if store is not None else None
+            out.append(entry if isinstance(entry, tuple) and len(entry) == 2 else _read(rel, files.data[rel], ctx))
+        return out
+
     parts = split_by_size(todo, files.data, processes if sum(len(files.data[rel]) for rel in todo) >= PARALLEL_BYTES else 1)
     # parts 1… in processes of their own (each sees the bytes as read here), part 0 here
-    with parallel.start([lambda part=part: read_part(part) for part in parts[1:]], processes=len(parts) - 1) as others:
-        for part, done in zip(parts, [read_part(parts[0])] + others.results()):
-            read.update(zip(part, done))
+    with parallel.start([lambda part=part: read_part_there(part) for part in parts[1:]],
+                        processes=len(parts) - 1) as others:
+        read.update(zip(parts[0], read_part(parts[0])))
+        for part, done in zip(parts[1:], others.results()):
+            read.update(zip(part, done if done is not None else cached(part)))
     contents: list[FileContents] = []
     for rel in files.data:  # in the layout's order, whichever process read the file
         if rel in read:
