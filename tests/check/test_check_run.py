@@ -34,8 +34,8 @@ def tree(tmp_path: Path) -> Path:
 def test_codes_are_unique_and_in_families():
     codes = [c.code for c in all_checks()]
     assert len(codes) == len(set(codes))
-    families = {"coverage", "staleness", "structure", "references", "numbers", "terminology", "phraseology", "language",
-                "duplicates", "typography", "sources", "waivers"}
+    families = {"coverage", "staleness", "structure", "meaning", "references", "numbers", "terminology", "phraseology",
+                "language", "duplicates", "typography", "sources", "waivers"}
     assert {c.family for c in all_checks()} == families
     assert all(c.title and isinstance(c.severity, Severity) for c in all_checks())
 

@@ -1,6 +1,6 @@
 """Pipeline stage 4 of 6 (load -> validate -> link -> check -> render -> report): translation QA.
 
-Checks are small functions, one module per family (coverage, staleness, structure, references,
+Checks are small functions, one module per family (coverage, staleness, structure, meaning, references,
 numbers, terminology, phraseology, language, duplicates, typography, sources). Each is registered below with
 a stable code ("terminology.deprecated"), a title and a severity; a check yields `Issue`s (where,
 the span of the text, what and what to do as `M_` messages: English msgids of the UI catalogs,
@@ -41,10 +41,10 @@ from .base import (MODEL, REFS, TERMS, VERDICTS, Check, CheckFunction, Context, 
 
 
 def _registry() -> tuple[Check, ...]:
-    from . import (coverage, duplicates, language, numbers, phraseology, references, sources, staleness, structure,
-                   terminology, typography)
+    from . import (coverage, duplicates, language, meaning, numbers, phraseology, references, sources, staleness,
+                   structure, terminology, typography)
     checks: list[Check] = []
-    for module in (coverage, staleness, structure, references, numbers, terminology, phraseology, language,
+    for module in (coverage, staleness, structure, meaning, references, numbers, terminology, phraseology, language,
                    duplicates, typography, sources):
         checks.extend(module.CHECKS)
     codes = Counter(c.code for c in checks)
@@ -54,7 +54,7 @@ def _registry() -> tuple[Check, ...]:
     return tuple(checks)
 
 
-FAMILIES = ("coverage", "staleness", "structure", "references", "numbers", "terminology", "phraseology", "language",
+FAMILIES = ("coverage", "staleness", "structure", "meaning", "references", "numbers", "terminology", "phraseology", "language",
             "duplicates", "typography", "sources", "waivers")
 
 _CHECKS: tuple[Check, ...] | None = None

@@ -1,0 +1,597 @@
+"""Check family `meaning` (stage: check): does a translation say what its English says?
+
+Each check compares a translation with the English it was made from (`source_english`): sentence
+by sentence where both have as many sentences (`aligned`), else as whole texts. What differs is a
+change of meaning, an error:
+
+- `meaning.number`: a number said in words that the English does not say ("with two exceptions" /
+  "mit drei Ausnahmen", "a +1/+1 counter" / "zwei +1/+1-Marken"); digits count as the same number
+  ("two" and "2" agree; digits against digits are `numbers.mismatch`'s);
+- `meaning.bound`: "at least" read as "at most" ("höchstens N"), or a bound added or lost;
+- `meaning.negation`: a sentence whose negation is lost ("no player may" / "darf jeder Spieler"), or
+  one that negates where the English does not ("You may" / "Vous ne pouvez pas", "any card draw" /
+  "keine Gelegenheit"); a text without any negation at all is `structure.negation`'s finding;
+- `meaning.player`: a player role the English does not name ("a player's graveyard" / "im Friedhof
+  eines Gegners"): player, opponent, teammate, and the termbase's owner and controller;
+- `meaning.zone`: the zones of a sentence changed although the text as a whole names only zones of
+  its English (`terminology.zone` reports a zone the English never names), or the zone something
+  comes *from* swapped with another ("from your graveyard rather than your hand" / "depuis votre
+  main au lieu de votre cimetière");
+- `meaning.sentences` (a warning: two sentences may rightly become one): fewer sentences than the
+  English, one may be missing.
+
+The comparisons are pure functions of two strings (`number_change`, `bound_change`,
+`negation_change`, `role_change`, `zone_change`); the word lists are one compiled pattern per
+language and purpose (`LEXICON`), the zones, owner and controller the termbase's. Adding a language
+is one `_LEXICON_SOURCES` entry.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterator, Mapping, Sequence
+
+from ..models import M_, SOURCE_LANGUAGE, Message, Severity
+from ..refs import find_references
+from .base import TERMS, Check, Context, Issue, Text, quote
+from .staleness import source_english
+from .structure import negations as whole_negations
+
+Span = tuple[int, int]
+
+# ------------------------------------------------------------------ sentences
+
+# A sentence ends at . ! ? (with the closing quotes or parenthesis after it) before a capital, an
+# opening quote or parenthesis; or at a line break (the abilities of a card's text).
+_END = re.compile(r"[.!?](?:[ \u00a0]?[»“”\"’)])*(?=[ \u00a0]+[„“\"«(]*[A-ZÀ-ÖØ-Þ])|\n+")
+_ABBREVIATION = re.compile(r"(?:(?<![\w.])[A-Za-z]|\b(?:etc|usw|bzw|ca|vgl|Nr|ex|resp|cf|vs))\.$")
+
+
+def sentences(text: str) -> tuple[Span, ...]:
+    """The spans of a text's sentences ("z. B." or "e.g." end none)."""
+    out: list[Span] = []
+    start = 0
+    for m in _END.finditer(text):
+        if m.group()[0] == "." and _ABBREVIATION.search(text, max(0, m.start() - 6), m.start() + 1):
+            continue
+        if text[start:m.end()].strip():
+            out.append((start, m.end()))
+        start = m.end()
+    if text[start:].strip():
+        out.append((start, len(text)))
+    return tuple(out)
+
+
+def aligned(english: str, text: str) -> tuple[tuple[Span, Span], ...]:
+    """The English and its translation as pairs of sentences when both have as many, else as
+    one pair of whole texts."""
+    en, tr = sentences(english), sentences(text)
+    if len(en) == len(tr) and len(en) > 1:
+        return tuple(zip(en, tr))
+    return (((0, len(english)), (0, len(text))),)
+
+
+# ------------------------------------------------------------------ the words of each language
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """How one language says what the checks compare, each one compiled pattern (case-insensitive,
+    whole words): number words with their values (`soft` ones, like "both" or "les deux", need not
+    be said in the other language), bounds (groups min, max; `soft_bounds` like "one or more" are
+    no bound), negations and what may stand for one (`allowance`: "without", "nur"), and roles."""
+    numbers: re.Pattern[str]
+    values: Mapping[str, tuple[int, bool]]     # word -> (value, soft)
+    cased: re.Pattern[str] | None              # number words that count in lowercase only
+    bounds: re.Pattern[str]
+    soft_bounds: re.Pattern[str]
+    negation: re.Pattern[str]
+    exempt: re.Pattern[str] | None             # phrases whose negative word negates nothing ("no more than")
+    allowance: re.Pattern[str]                 # words that may be rendered by a negation, or render one
+    roles: re.Pattern[str]                     # groups player, opponent, teammate
+    source: re.Pattern[str]                    # the preposition before a zone something comes from ("from", not
+                                               # "rather than from"), at the end
+
+
+_NUMBER_WORDS: dict[str, dict[str, tuple[int, bool]]] = {
+    "en": {"zero": (0, False), "two": (2, False), "three": (3, False), "four": (4, False), "five": (5, False),
+           "six": (6, False), "seven": (7, False), "eight": (8, False), "nine": (9, False), "ten": (10, False),
+           "eleven": (11, False), "twelve": (12, False), "thirteen": (13, False), "fourteen": (14, False),
+           "fifteen": (15, False), "sixteen": (16, False), "seventeen": (17, False), "eighteen": (18, False),
+           "nineteen": (19, False), "twenty": (20, False), "thrice": (3, False), "three times": (3, False),
+           "four times": (4, False), "five times": (5, False),
+           "twice": (2, True), "both": (2, True), "double": (2, True), "triple": (3, True)},
+    "de": {"null": (0, False), "zwei": (2, False), "drei": (3, False), "vier": (4, False), "fünf": (5, False),
+           "sechs": (6, False), "sieben": (7, False), "neun": (9, False), "zehn": (10, False), "zwölf": (12, False),
+           "dreizehn": (13, False), "vierzehn": (14, False), "fünfzehn": (15, False), "sechzehn": (16, False),
+           "siebzehn": (17, False), "achtzehn": (18, False), "neunzehn": (19, False), "zwanzig": (20, False),
+           "zweier": (2, False), "dreier": (3, False), "dreimal": (3, False), "viermal": (4, False),
+           "fünfmal": (5, False), "dreifach": (3, True), "dreifache": (3, True), "dreifachen": (3, True),
+           "das Dreifache": (3, True),
+           "zweimal": (2, True), "beide": (2, True), "beiden": (2, True), "beider": (2, True), "beides": (2, True),
+           "doppelt": (2, True), "doppelte": (2, True), "doppelten": (2, True), "doppelter": (2, True),
+           "doppeltes": (2, True), "das Doppelte": (2, True), "verdopple": (2, True), "verdoppelt": (2, True)},
+    "fr": {"zéro": (0, False), "deux": (2, False), "trois": (3, False), "quatre": (4, False), "cinq": (5, False),
+           "six": (6, False), "sept": (7, False), "huit": (8, False), "dix": (10, False), "onze": (11, False),
+           "douze": (12, False), "treize": (13, False), "quatorze": (14, False), "quinze": (15, False),
+           "seize": (16, False), "dix-sept": (17, False), "dix-huit": (18, False), "dix-neuf": (19, False),
+           "vingt": (20, False), "trois fois": (3, False),
+           "deux fois": (2, True), "les deux": (2, True), "des deux": (2, True), "aux deux": (2, True),
+           "tous deux": (2, True), "toutes deux": (2, True), "tous les deux": (2, True),
+           "toutes les deux": (2, True), "double": (2, True), "doublez": (2, True), "au double": (2, True),
+           "triple": (3, True), "au triple": (3, True)},
+}
+# German "acht" and "elf" are also "Acht" (heed) and "Elf" (the creature type), French "neuf" also
+# "new": the number only in lowercase.
+_CASED_WORDS: dict[str, dict[str, int]] = {"de": {"acht": 8, "elf": 11}, "fr": {"neuf": 9}}
+
+_N = (r"(?:\d|X\b|two|three|four|five|twice|zwei|drei|vier|fünf|deux|trois|quatre|cinq|one|an?\b|eine?\w*|je\b"
+      r"|une?\b|l['’]une?\b)")
+
+_LEXICON_SOURCES: dict[str, dict[str, str]] = {
+    "en": dict(
+        bounds=r"(?P<min>\bat least\b|\bor (?:more|greater|higher)\b|\bno (?:fewer|less) than\b|\bgreater than or equal to\b)"
+               rf"|(?P<max>\bat most\b|\bor (?:fewer|less|lesser|lower)\b|\bup to (?={_N})|\bno more than\b"
+               r"|\bless than or equal to\b|\b(?:can['’]t|cannot|not)\b[^.]{0,40}?\bmore than\b)",
+        soft_bounds=r"\bone or more\b|\bat least (?:one|an?)\b",
+        negation=r"(?<![\w-])(?:not|no|never|none|nothing|neither|cannot|nobody|nowhere)(?![\w-])|\w+(?:n't|n’t)(?!\w)",
+        exempt=r"\bno (?:more|fewer|less|later) than\b",
+        allowance=r"\bnon-?\w|\bun\w+(?:ed|able)\b|\bwithout\b|\bother than\b|\bexcept\b|\bunless\b|\bonly\b"
+                  r"|\binstead\b|\brather than\b|\bno (?:more|fewer|less|later) than\b|\bfewer\b|\bless\b",
+        roles=r"(?P<player>\bplayers?(?:['’]s?)?(?!\w))|(?P<opponent>\bopponents?(?:['’]s?)?(?!\w))"
+              r"|(?P<teammate>\bteammates?\b)",
+        source=r"(?<!than )(?<!instead of )\bfrom\s+(?:[\w'’]+\s+){0,2}$",
+    ),
+    "de": dict(
+        bounds=r"(?P<min>\bmindestens\b|\bwenigstens\b|\boder mehr\b|\boder (?:höher|größer)\w*|\bgrößer oder gleich\b)"
+               rf"|(?P<max>\bhöchstens\b|\bbis zu (?={_N})|\boder weniger\b|\boder (?:niedriger|kleiner|geringer)\w*|\bmaximal\b"
+               r"|\bkleiner oder gleich\b|\bnicht mehr als\b)",
+        soft_bounds=r"\bmindestens ein\w*|\bein\w* oder mehrere\w*",
+        negation=r"(?<![\w-])(?:nicht(?!-)|kein|keine|keinen|keinem|keiner|keines|keinerlei|nie|niemals|nichts"
+                 r"|niemand|niemandem|niemanden|weder|nirgends|nirgendwo)(?![\w-])",
+        exempt=r"\bnicht (?:mehr|weniger) als\b",
+        allowance=r"\bnur\b|\baußer\b|\bausschließlich\b|\bohne\b|\bnicht (?:mehr|weniger) als\b",
+        roles=r"(?P<player>\b(?:Spieler|Spielers|Spielern|Spielerin)\b)|(?P<opponent>\b(?:Gegner|Gegners|Gegnern)\b)"
+              r"|(?P<teammate>\b(?:Teamkamerad\w*|Mitspieler\w*)\b)",
+        source=r"(?<!statt )(?<!anstelle )\b(?:aus|von)\s+(?:\w+\s+){0,2}$",
+    ),
+    "fr": dict(
+        bounds=r"(?P<min>\bau moins\b|\bou plus\b|\bau minimum\b|\bsupérieure?s? ou égale?s?\b)"
+               r"|(?P<max>\bau plus\b(?!\s+(?:grande?s?|petite?s?|élevée?s?|faibles?|haute?s?|bas|basse|tard|tôt|vite|proche))"
+               rf"|\bou moins\b|\bau maximum\b|\binférieure?s? ou égale?s?\b|\bjusqu['’]à (?={_N})|\bpas plus (?:de|d['’]|que)\b)",
+        soft_bounds=r"\bau moins une?\b|\bune? ou plusieurs\b|\b(?:l['’])?une? ou plus\b",
+        negation="",   # French negation is read by `_french_negations`
+        exempt=r"",
+        allowance=r"\bsauf\b|\bseulement\b|\bsans\b|\bexcepté\b|\buniquement\b|\bautre que\b",
+        roles=r"(?P<player>\b(?:joueur|joueurs|joueuse|joueuses)\b)|(?P<opponent>\badversaires?\b)"
+              r"|(?P<teammate>\bcoéquipi\w*\b)",
+        source=r"(?<!lieu )(?<!plutôt que )\b(?:depuis|hors\s+de)\s+(?:[\w'’]+\s+){0,2}$",
+    ),
+}
+
+
+def _words(table: Mapping[str, object], flags: int = re.IGNORECASE) -> re.Pattern[str]:
+    alternatives = sorted(table, key=len, reverse=True)
+    return re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, alternatives)) + r")(?![\w-])", flags)
+
+
+def _lexicon(lang: str) -> Lexicon:
+    s = _LEXICON_SOURCES[lang]
+    values = {k.casefold(): v for k, v in _NUMBER_WORDS[lang].items()}
+    cased = _CASED_WORDS.get(lang)
+    return Lexicon(_words(values), values, _words(cased, 0) if cased else None,
+                   re.compile(s["bounds"], re.IGNORECASE), re.compile(s["soft_bounds"], re.IGNORECASE),
+                   re.compile(s["negation"], re.IGNORECASE) if s["negation"] else re.compile(r"(?!)"),
+                   re.compile(s["exempt"], re.IGNORECASE) if s["exempt"] else None,
+                   re.compile(s["allowance"], re.IGNORECASE), re.compile(s["roles"], re.IGNORECASE),
+                   re.compile(s["source"], re.IGNORECASE))
+
+
+LEXICON: dict[str, Lexicon] = {lang: _lexicon(lang) for lang in _LEXICON_SOURCES}
+
+# A loyalty cost at the start of a line ("[−3]:", "+1:"): no number of the text.
+_LOYALTY = re.compile(r"(?m)^[ \t]*\[?[+−\-—–]?(?:\d+|X)\]?[ \t]*:")
+_DIGITS = re.compile(r"(?<![\w.,/{])\d+(?![\w/}])")
+
+# French: "ne"/"n'" with what completes it; "ne … que" (only) and an expletive "ne" negate nothing
+_FR_CLAUSE = re.compile(r"[^.;:!?,()«»\"“”\n]+")
+_FR_NE = re.compile(r"(?<![\w-])(?:ne|n['’])(?=\s|\w)", re.IGNORECASE)
+_FR_CLOSER = re.compile(r"(?<![\w-])(?:pas|jamais|rien|aucun|aucune|personne|nul|nulle|ni|guère"
+                        r"|plus(?!\s+(?:d['’]|de\b|que\b|tard\b)))(?![\w-])", re.IGNORECASE)
+_FR_ALONE = re.compile(r"(?<![\w-])(?:aucun|aucune|rien|jamais|nul|nulle|pas|non)(?![\w-])", re.IGNORECASE)
+_PARENTHESIS = re.compile(r"\([^()]*\)")
+# the negations that are determiners ("keine Gelegenheit", "aucune carte", "no card"): a quantifier's flip
+_DETERMINER = re.compile(r"(?:kein|aucun|nul|no\b|none|nothing|nichts|niemand|rien|personne)", re.IGNORECASE)
+_FR_QUE = re.compile(r"(?<![\w-])qu(?:e|['’])", re.IGNORECASE)
+_FR_NON = re.compile(r"(?<![\w-])non(?![\w-])", re.IGNORECASE)
+# "ne" before these forms negates on its own ("Les blessures ne peuvent être prévenues")
+_FR_MODAL = re.compile(r"\s*(?:(?:le|la|les|lui|leur|y|en|se|me|te|nous|vous)\s+|[lsmt]['’])*"
+                       r"(?:peut|peuvent|pouvez|pouvons|peux|pourra|pourront|pourrait|pourraient|sait|savent|ose|osent"
+                       r"|cesse|cessent)\b", re.IGNORECASE)
+
+
+# ------------------------------------------------------------------ what a text says
+
+
+def numbers(text: str, lang: str) -> dict[int, tuple[Span, bool]]:
+    """The numbers a text says, each with where it first says it and whether only softly (a
+    "both", "twice", "beide", "les deux": the other language may leave it unsaid): in words, or in
+    digits outside rule references, mana symbols, +1/+1 values and loyalty costs. One is not
+    counted: "a", "ein", "un" are also articles."""
+    lex = LEXICON.get(lang)
+    if lex is None:
+        return {}
+    out: dict[int, tuple[Span, bool]] = {}
+
+    def add(value: int, span: Span, soft: bool) -> None:
+        if value not in out or (out[value][1] and not soft):
+            out[value] = (span, soft)
+
+    for m in lex.numbers.finditer(text):
+        value, soft = lex.values[m.group().casefold()]
+        add(value, m.span(), soft)
+    if lex.cased is not None:
+        for m in lex.cased.finditer(text):
+            add(_CASED_WORDS[lang][m.group()], m.span(), False)
+    if any(ch.isdigit() for ch in text):
+        skip = [(r.start, r.end) for r in find_references(text)] + [m.span() for m in _LOYALTY.finditer(text)]
+        for m in _DIGITS.finditer(text):
+            value = int(m.group())
+            if value != 1 and not any(a <= m.start() < b for a, b in skip):
+                add(value, m.span(), False)
+    return out
+
+
+def bounds(text: str, lang: str) -> dict[str, Span]:
+    """The bounds a text sets: "min" (at least, or more) and "max" (at most, up to, or fewer);
+    "one or more" (and "mindestens ein", "au moins un") is no bound."""
+    lex = LEXICON.get(lang)
+    out: dict[str, Span] = {}
+    if lex is None:
+        return out
+    soft = [m.span() for m in lex.soft_bounds.finditer(text)]
+    for m in lex.bounds.finditer(text):
+        if not any(a <= m.start() < b or m.start() <= a < m.end() for a, b in soft):
+            out.setdefault(m.lastgroup or "", m.span())
+    return out
+
+
+def negations(text: str, lang: str) -> list[Span]:
+    """Where a text negates: "not", "no", "can't"; "nicht", "kein"; French "ne … pas" once, "aucun
+    joueur ne peut" once, "aucun" alone once, "ne peuvent être" (literary) once; an expletive "ne"
+    ("à moins qu'il ne paie") and "ne … que" (only) not at all; "no more than" not at all."""
+    lex = LEXICON.get(lang)
+    if lex is None:
+        return []
+    if lang == "fr":
+        return _french_negations(text)
+    exempt = [m.span() for m in lex.exempt.finditer(text)] if lex.exempt is not None else []
+    return [m.span() for m in lex.negation.finditer(text) if not any(a <= m.start() < b for a, b in exempt)]
+
+
+def _french_negations(text: str, restrictions: list[Span] | None = None) -> list[Span]:
+    """French negations; with `restrictions`, the "ne … que" (only) found are added to it."""
+    out: list[Span] = []
+    for clause in _FR_CLAUSE.finditer(text):
+        a, b = clause.span()
+        nes = list(_FR_NE.finditer(text, a, b))
+        closers = list(_FR_CLOSER.finditer(text, a, b))
+        if nes:
+            for ne in nes:
+                if closers or (_FR_MODAL.match(text, ne.end(), b) and not _FR_QUE.search(text, ne.end(), b)):
+                    out.append(ne.span())
+                elif restrictions is not None and _FR_QUE.search(text, ne.end(), b):
+                    restrictions.append(ne.span())
+            out += [m.span() for m in _FR_NON.finditer(text, a, b)]
+        else:
+            out += [m.span() for m in _FR_ALONE.finditer(text, a, b)]
+    return out
+
+
+def allowances(text: str, lang: str) -> int:
+    """How many words of a text may be rendered by a negation in another language, or render one
+    ("nontoken" / "der kein Spielstein ist", "can't … except" / "kann nur …", "ne … que")."""
+    lex = LEXICON.get(lang)
+    if lex is None:
+        return 0
+    restrictions: list[Span] = []
+    if lang == "fr":
+        _french_negations(text, restrictions)
+    return len(lex.allowance.findall(text)) + len(restrictions)
+
+
+def roles(text: str, lang: str) -> dict[str, Span]:
+    """The player roles a text names (player, opponent, teammate), with where it first names each."""
+    lex = LEXICON.get(lang)
+    out: dict[str, Span] = {}
+    if lex is not None:
+        for m in lex.roles.finditer(text):
+            out.setdefault(m.lastgroup or "", m.span())
+    return out
+
+
+# ------------------------------------------------------------------ comparisons (pure)
+
+
+@dataclass(frozen=True)
+class Change:
+    """What a comparison found: `span` in the translation (None: what is missing has no place),
+    `said` what the translation says there, `expected` what the English says, `sentence` the span
+    of the English sentence it is about, `where` that of the translation's sentence."""
+    span: Span | None
+    said: str
+    expected: tuple[str, ...]
+    sentence: Span
+    where: Span
+
+
+def number_change(english: str, text: str, lang: str) -> Change | None:
+    """The first sentence whose numbers differ from its English's: a number the translation says
+    (not softly) that the English does not, or one the English says (not softly) the translation
+    does not. Digits on both sides are left to `numbers.mismatch`."""
+    for (ea, eb), (ta, tb) in aligned(english, text):
+        en, tr = numbers(english[ea:eb], SOURCE_LANGUAGE), numbers(text[ta:tb], lang)
+        extra = [v for v, (_s, soft) in tr.items() if not soft and v not in en]
+        lacking = [v for v, (_s, soft) in en.items() if not soft and v not in tr]
+        if not extra and not lacking:
+            continue
+        if all(text[ta + tr[v][0][0]:ta + tr[v][0][1]].isdigit() for v in extra) and \
+                all(english[ea + en[v][0][0]:ea + en[v][0][1]].isdigit() for v in lacking):
+            continue
+        expected = tuple(english[ea + s:ea + e] for (s, e), _soft in en.values())
+        if extra:
+            s, e = tr[extra[0]][0]
+            return Change((ta + s, ta + e), text[ta + s:ta + e], expected, (ea, eb), (ta, tb))
+        return Change(None, "", expected, (ea, eb), (ta, tb))
+    return None
+
+
+def bound_change(english: str, text: str, lang: str) -> Change | None:
+    """A bound the translation sets that the English does not ("höchstens" for "at least"), or
+    one of the English it lacks."""
+    en, tr = bounds(english, SOURCE_LANGUAGE), bounds(text, lang)
+    if set(en) == set(tr):
+        return None
+    expected = tuple(sorted(en))
+    at = min((s for s, _e in en.values()), default=0)
+    extra = sorted((span, kind) for kind, span in tr.items() if kind not in en)
+    sentence = next(((a, b) for a, b in sentences(english) if a <= at < b), (0, len(english)))
+    if extra:
+        span, kind = extra[0]
+        return Change(span, kind, expected, sentence, _around(text, span[0]))
+    return Change(None, "", expected, sentence, (0, len(text)))
+
+
+def negation_changes(english: str, text: str, lang: str) -> list[tuple[str, Change]]:
+    """The sentences that negate less than their English ("lost": `said` is the English negation)
+    or more, beyond what a word such as "without" or "nontoken" may render ("added": `span` is the
+    translation's extra negation, a "kein"/"aucun" before a "nicht"/"ne … pas": the flip of a
+    quantifier). A parenthesis the English sentence has not is `structure.parentheses`' finding."""
+    out: list[tuple[str, Change]] = []
+    for (ea, eb), (ta, tb) in aligned(english, text):
+        en_text, tr_text = english[ea:eb], text[ta:tb]
+        if "(" not in en_text:
+            tr_text = _PARENTHESIS.sub(lambda m: " " * len(m.group()), tr_text)
+        en, tr = negations(en_text, SOURCE_LANGUAGE), negations(tr_text, lang)
+        if len(tr) + allowances(tr_text, lang) < len(en):
+            s, e = en[len(tr)]
+            out.append(("lost", Change(None, en_text[s:e], (en_text[s:e],), (ea, eb), (ta, tb))))
+        elif len(tr) > len(en) + allowances(en_text, SOURCE_LANGUAGE):
+            s, e = next((span for span in tr if _DETERMINER.match(tr_text, span[0])), tr[len(en)])
+            out.append(("added", Change((ta + s, ta + e), tr_text[s:e], (), (ea, eb), (ta, tb))))
+    return out
+
+
+def role_change(english: str, text: str, lang: str, en_extra: Mapping[str, Span] = {},
+                tr_extra: Mapping[str, Span] = {}) -> Change | None:
+    """A player role the translation names and the English does not; `en_extra`/`tr_extra` add
+    the roles the termbase finds (owner, controller)."""
+    en = {**roles(english, SOURCE_LANGUAGE), **en_extra}
+    tr = {**roles(text, lang), **tr_extra}
+    extra = sorted((span, role) for role, span in tr.items() if role not in en)
+    if not extra:
+        return None
+    span, role = extra[0]
+    return Change(span, role, tuple(sorted(en)), (0, len(english)), _around(text, span[0]))
+
+
+def zone_change(english: str, text: str, lang: str, en_zones: Sequence[tuple[int, str]],
+                tr_zones: Sequence[tuple[int, str]]) -> tuple[str, Change] | None:
+    """Zones (position, zone id: the termbase's matches) of a sentence that differ from its
+    English's ("changed"), or the zone something comes from swapped with another zone of the
+    sentence ("swapped"). Texts that name a zone the English never names are left to
+    `terminology.zone`."""
+    if not en_zones or {z for _p, z in tr_zones} - {z for _p, z in en_zones}:
+        return None
+    en_lex, tr_lex = LEXICON[SOURCE_LANGUAGE], LEXICON.get(lang)
+    for (ea, eb), (ta, tb) in aligned(english, text):
+        en = [(p, z) for p, z in en_zones if ea <= p < eb]
+        tr = [(p, z) for p, z in tr_zones if ta <= p < tb]
+        en_set, tr_set = {z for _p, z in en}, {z for _p, z in tr}
+        if tr_set - en_set and en_set - tr_set:
+            p, z = next((p, z) for p, z in tr if z not in en_set)
+            return "changed", Change((p, p + 1), z, tuple(sorted(en_set)), (ea, eb), (ta, tb))
+        if tr_lex is None or len(en_set) < 2:
+            continue
+        en_from = {z for p, z in en if en_lex.source.search(english, max(ea, p - 40), p)}
+        tr_from = [(p, z) for p, z in tr if tr_lex.source.search(text, max(ta, p - 40), p)]
+        tr_from_set = {z for _p, z in tr_from}
+        if en_from and tr_from and not en_from & tr_from_set and en_from <= tr_set and tr_from_set <= en_set:
+            p, z = tr_from[0]
+            return "swapped", Change((p, p + 1), z, tuple(sorted(en_from)), (ea, eb), (ta, tb))
+    return None
+
+
+# ------------------------------------------------------------------ checks
+
+
+def _pairs(ctx: Context) -> Iterator[tuple[Text, Text]]:
+    """Each translation in a language the lexicon knows, with the English it was made from."""
+    for t, _english in ctx.translations():
+        if t.lang in LEXICON:
+            english = source_english(ctx, t)
+            if english is not None:
+                yield t, english
+
+
+def _excerpt(text: str, span: Span) -> str:
+    return quote(text, span[0], min(span[1], span[0] + 160), 0)
+
+
+def _at(text: str, change: Change) -> str:
+    return quote(text, *change.span) if change.span else _excerpt(text, change.where)
+
+
+def _around(text: str, pos: int) -> Span:
+    """The span of the sentence of `text` that holds `pos`."""
+    return next(((a, b) for a, b in sentences(text) if a <= pos < b), (0, len(text)))
+
+
+def number(ctx: Context) -> Iterator[Issue]:
+    for t, english in _pairs(ctx):
+        change = number_change(english.text, t.text, t.lang)
+        if change is None:
+            continue
+        said = f"'{change.said}'" if change.said else M_("no number")
+        expected = ", ".join(f"'{x}'" for x in change.expected) or M_("no number")
+        yield Issue.at(t, M_("{label}: the text in {lang} says {said} (“{context}”) where the English says {english} "
+                             "(“{sentence}”): a different number changes the rule", label=t.label,
+                             lang=ctx.lang(t.lang), said=said, context=_at(t.text, change), english=expected,
+                             sentence=_excerpt(english.text, change.sentence)),
+                       M_("say the number the English says"), span=change.span)
+
+
+_BOUND = {"min": M_("a lower bound (at least)"), "max": M_("an upper bound (at most)")}
+
+
+def bound(ctx: Context) -> Iterator[Issue]:
+    for t, english in _pairs(ctx):
+        change = bound_change(english.text, t.text, t.lang)
+        if change is None:
+            continue
+        said: Message = _BOUND[change.said] if change.said else M_("no bound")
+        expected = tuple(_BOUND[k] for k in change.expected) or M_("no bound")
+        yield Issue.at(t, M_("{label}: the text in {lang} sets {said} (“{context}”) where the English sets {english} "
+                             "(“{sentence}”)", label=t.label, lang=ctx.lang(t.lang), said=said,
+                             context=_at(t.text, change), english=expected,
+                             sentence=_excerpt(english.text, change.sentence)),
+                       M_("keep the bound of the English: 'at least' is a lower bound, 'at most' and 'up to' "
+                          "an upper one"), span=change.span)
+
+
+def negation(ctx: Context) -> Iterator[Issue]:
+    whole = "structure.negation" in ctx.selected
+    for t, english in _pairs(ctx):
+        changes = negation_changes(english.text, t.text, t.lang)
+        if changes and whole and whole_negations(t.text, t.lang) == 0:
+            changes = [c for c in changes if c[0] != "lost"]  # no negation at all: structure.negation's finding
+        for kind, change in changes:
+            yield _negation_issue(ctx, t, english, kind, change)
+
+
+def _negation_issue(ctx: Context, t: Text, english: Text, kind: str, change: Change) -> Issue:
+    if kind == "lost":
+        return Issue.at(t, M_("{label}: the English sentence “{sentence}” negates (“{negation}”); the text in {lang} "
+                              "does not negate it there (“{text}”): it may say the opposite", label=t.label,
+                              sentence=_excerpt(english.text, change.sentence), negation=change.said,
+                              lang=ctx.lang(t.lang), text=_at(t.text, change)),
+                        M_("compare it with the English and write the negation (it is a change of meaning)"))
+    return Issue.at(t, M_("{label}: the text in {lang} negates (“{context}”) where the English does not (“{sentence}”): "
+                          "it may say the opposite", label=t.label, lang=ctx.lang(t.lang), context=_at(t.text, change),
+                          sentence=_excerpt(english.text, change.sentence)),
+                    M_("say what the English says, without the negation"), span=change.span)
+
+
+_ROLE = {"player": M_("a player"), "opponent": M_("an opponent"), "teammate": M_("a teammate"),
+         "owner": M_("an owner"), "controller": M_("a controller")}
+_TERMBASE_ROLES = ("owner", "controller")
+
+
+def _termbase_roles(ctx: Context, t: Text) -> dict[str, Span]:
+    out: dict[str, Span] = {}
+    for m in ctx.terms(t):
+        if m.concept_id in _TERMBASE_ROLES:
+            out.setdefault(m.concept_id, (m.start, m.end))
+    return out
+
+
+def player(ctx: Context) -> Iterator[Issue]:
+    for t, english in _pairs(ctx):
+        change = role_change(english.text, t.text, t.lang, _termbase_roles(ctx, english), _termbase_roles(ctx, t))
+        if change is None:
+            continue
+        yield Issue.at(t, M_("{label}: the text in {lang} names {role} (“{context}”), whom the English does not name; "
+                             "the English names {english} (“{sentence}”)", label=t.label, lang=ctx.lang(t.lang),
+                             role=_ROLE[change.said], context=_at(t.text, change),
+                             english=tuple(_ROLE[r] for r in change.expected) or M_("no player"),
+                             sentence=_excerpt(english.text, change.sentence)),
+                       M_("name the player the English names: who does something is the rule"), span=change.span)
+
+
+def _zones(ctx: Context, t: Text, zones: frozenset[str]) -> list[tuple[int, str]]:
+    found = {(m.start, m.concept_id) for m in ctx.terms(t) if m.concept_id in zones}
+    if t.lang == SOURCE_LANGUAGE:  # with the English's deprecated zone words ("removed from the game")
+        found |= {(m.start, m.concept_id) for m in ctx.termbase.find_terms(t.text, SOURCE_LANGUAGE)
+                  if m.concept_id in zones}
+    return sorted(found)
+
+
+def zone(ctx: Context) -> Iterator[Issue]:
+    from .terminology import ZONES, _concept_name
+    zones = frozenset(z for z in ZONES if ctx.termbase.concept(z) is not None)
+    for t, english in _pairs(ctx):
+        found = zone_change(english.text, t.text, t.lang, _zones(ctx, english, zones), _zones(ctx, t, zones))
+        if found is None:
+            continue
+        kind, change = found
+        names = ", ".join(_concept_name(ctx, z) for z in change.expected)
+        assert change.span is not None
+        sentence = next(((a, b) for a, b in sentences(t.text) if a <= change.span[0] < b), (0, len(t.text)))
+        if kind == "changed":
+            msg = M_("{label}: the English sentence “{sentence}” names {english}; the text in {lang} names {zone} "
+                     "there instead (“{context}”)", label=t.label, sentence=_excerpt(english.text, change.sentence),
+                     english=names, lang=ctx.lang(t.lang), zone=_concept_name(ctx, change.said),
+                     context=_excerpt(t.text, sentence))
+        else:
+            msg = M_("{label}: in the English sentence “{sentence}” something comes from {english}; in the text in "
+                     "{lang} it comes from {zone} (“{context}”): the zones are swapped", label=t.label,
+                     sentence=_excerpt(english.text, change.sentence), english=names, lang=ctx.lang(t.lang),
+                     zone=_concept_name(ctx, change.said), context=_excerpt(t.text, sentence))
+        yield Issue.at(t, msg, M_("name the zones the English names, in their roles (from which zone, to which): a "
+                                  "wrong zone changes what the rule does"), span=change.span)
+
+
+def sentence_change(english: str, text: str) -> tuple[int, int] | None:
+    """(English sentences, translated sentences) when the translation has fewer: one may be
+    missing. Uncertain (two sentences may rightly become one), so a warning."""
+    en, tr = len(sentences(english)), len(sentences(text))
+    return (en, tr) if tr < en else None
+
+
+def sentence(ctx: Context) -> Iterator[Issue]:
+    from .structure import MAX_RATIO, MIN_LENGTH, MIN_RATIO
+    length = "structure.length" in ctx.selected
+    for t, english in _pairs(ctx):
+        found = sentence_change(english.text, t.text)
+        if found is None:
+            continue
+        current = t.english
+        if length and current is not None and len(current.text) >= MIN_LENGTH and \
+                not MIN_RATIO <= len(t.text) / len(current.text) <= MAX_RATIO:
+            continue  # far too short: structure.length's finding, once
+        en_spans = sentences(english.text)
+        yield Issue.at(t, M_("{label}: the English has {en} sentences, the text in {lang} {tr}: a sentence may be "
+                             "missing (the English ends “{last}”)", label=t.label, en=found[0], tr=found[1],
+                             lang=ctx.lang(t.lang), last=_excerpt(english.text, en_spans[-1])),
+                       M_("compare it sentence by sentence with the English: translate what is missing"))
+
+
+CHECKS = (
+    Check("meaning.number", "a number said in words that differs from the English", Severity.ERROR, number, cost=3),
+    Check("meaning.bound", "'at least' and 'at most' read the other way, or a bound added or lost", Severity.ERROR, bound, cost=1),
+    Check("meaning.negation", "a sentence that negates where the English does not, or the other way round", Severity.ERROR, negation, cost=3),
+    Check("meaning.player", "a player role (opponent, owner, controller …) the English does not name", Severity.ERROR, player, cost=1, needs=(TERMS,)),
+    Check("meaning.zone", "the zones of a sentence changed or swapped against the English", Severity.ERROR, zone, cost=2, needs=(TERMS,)),
+    Check("meaning.sentences", "fewer sentences than the English: one may be missing", Severity.WARNING, sentence, cost=1),
+)
