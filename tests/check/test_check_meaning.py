@@ -332,3 +332,50 @@ def test_messages_speak_the_translators_language():
     ui = load_ui(ROOT, Language("de", "Deutsch", "German", "de_DE"))
     text = issue.msg.render(ui)
     assert "der Text auf" in text and "eine andere Zahl ändert die Regel" in text
+
+
+# ------------------------------------------------------------------ may and must
+
+EN_BUYBACK = "„Buyback [cost]“ means „You may pay an additional [cost] as you cast this spell.“"
+
+MODALITY = [
+    ("de", EN_BUYBACK, "„Rückkauf [Kosten]“ bedeutet „Du kannst zusätzlich [Kosten] bezahlen, sowie du diesen "
+     "Zauberspruch wirkst.“", None),
+    ("de", EN_BUYBACK, "„Rückkauf [Kosten]“ bedeutet „Du musst zusätzlich [Kosten] bezahlen, sowie du diesen "
+     "Zauberspruch wirkst.“", "musst"),
+    ("de", "You may cast it. It doesn't need to have attacked.",               # "muss nicht": need not
+     "Du kannst sie wirken. Sie muss nicht angegriffen haben.", None),
+    ("de", "This effect reduces only the colored mana you pay.",               # no permission in the English
+     "Dieser Effekt reduziert nur das farbige Mana, das du bezahlen musst.", None),
+    ("fr", "To play it, you must discard a land card.", "Pour la jouer, vous devez vous défausser d'une carte de terrain.",
+     None),
+    ("fr", "To play it, you must discard a land card.", "Pour la jouer, vous pouvez vous défausser d'une carte de terrain.",
+     "pouvez"),
+    ("fr", "You may play it again.", "Vous devez la rejouer.", "devez"),
+    ("fr", "If it would die, exile it instead.", "Si elle devait mourir, exilez-la à la place.", None),  # "devait": would
+    ("en", EN_BUYBACK, None, None),
+]
+
+
+@pytest.mark.parametrize("lang,english,text,word", MODALITY)
+def test_modality(lang, english, text, word):
+    found = issues("meaning.modality", lang, text or english, english)
+    assert bool(found) is (word is not None)
+    if word:
+        assert text[slice(*found[0].span)] == word
+        assert ("obliges" if word in ("musst", "devez") else "permits") in found[0].message
+
+
+def test_something_going_to_the_zone_the_english_takes_it_from_is_a_swap():
+    english = ("You may instead put N cards from the top of your library into your graveyard and return this card "
+               "from your graveyard to your hand.")
+    right = ("Du kannst stattdessen N Karten von oben von deiner Bibliothek in deinen Friedhof legen und diese Karte "
+             "von deinem Friedhof auf deine Hand zurückbringen.")
+    swapped = ("Du kannst stattdessen N Karten von oben von deinem Friedhof in deine Bibliothek legen und diese Karte "
+               "von deinem Friedhof auf deine Hand zurückbringen.")
+    assert issues("meaning.zone", "de", right, english) == []
+    (issue,) = issues("meaning.zone", "de", swapped, english)
+    assert "the zones are swapped" in issue.message and swapped[issue.span[0]:].startswith("Bibliothek")
+    assert meaning.zone_change("Put it into a graveyard from the battlefield.",
+                               "Lege sie aus dem Spiel auf einen Friedhof.", "de",
+                               [(12, "graveyard"), (30, "battlefield")], [(30, "graveyard")]) is None

@@ -16,7 +16,10 @@ change of meaning, an error:
 - `meaning.zone`: the zones of a sentence changed although the text as a whole names only zones of
   its English (`terminology.zone` reports a zone the English never names), or the zone something
   comes *from* swapped with another ("from your graveyard rather than your hand" / "depuis votre
-  main au lieu de votre cimetière");
+  main au lieu de votre cimetière"), or something goes to a zone the English only takes things from
+  ("from the top of your library into your graveyard" / "von deinem Friedhof in deine Bibliothek");
+- `meaning.modality`: a translation that obliges where the English permits ("You may pay" / "Du musst
+  bezahlen") or permits where it obliges;
 - `meaning.sentences` (a warning: two sentences may rightly become one): fewer sentences than the
   English, one may be missing.
 
@@ -92,6 +95,10 @@ class Lexicon:
     roles: re.Pattern[str]                     # groups player, opponent, teammate
     source: re.Pattern[str]                    # the preposition before a zone something comes from ("from", not
                                                # "rather than from"), at the end
+    target: re.Pattern[str] | None             # the preposition before a zone something goes to (None: not told
+                                               # apart from "in", as French "dans")
+    may: re.Pattern[str]                       # a permission ("may", "kannst", "pouvez")
+    must: re.Pattern[str]                      # an obligation ("must", "musst", "devez")
 
 
 _NUMBER_WORDS: dict[str, dict[str, tuple[int, bool]]] = {
@@ -129,6 +136,10 @@ _CASED_WORDS: dict[str, dict[str, int]] = {"de": {"acht": 8, "elf": 11}, "fr": {
 _N = (r"(?:\d|X\b|two|three|four|five|twice|zwei|drei|vier|fünf|deux|trois|quatre|cinq|one|an?\b|eine?\w*|je\b"
       r"|une?\b|l['’]une?\b)")
 
+# the words between "from"/"into" and the zone ("from the top of your library")
+_EN_DET = (r"(?:(?:your|their|his|her|its|the|a|an|that|this|target|each|any|all|another|opponent['’]s|player['’]s"
+           r"|owner['’]s|top|bottom|of|or)\s+){0,4}")
+
 _LEXICON_SOURCES: dict[str, dict[str, str]] = {
     "en": dict(
         bounds=r"(?P<min>\bat least\b|\bor (?:more|greater|higher)\b|\bno (?:fewer|less) than\b|\bgreater than or equal to\b)"
@@ -141,7 +152,10 @@ _LEXICON_SOURCES: dict[str, dict[str, str]] = {
                   r"|\binstead\b|\brather than\b|\bno (?:more|fewer|less|later) than\b|\bfewer\b|\bless\b",
         roles=r"(?P<player>\bplayers?(?:['’]s?)?(?!\w))|(?P<opponent>\bopponents?(?:['’]s?)?(?!\w))"
               r"|(?P<teammate>\bteammates?\b)",
-        source=r"(?<!than )(?<!instead of )\bfrom\s+(?:[\w'’]+\s+){0,2}$",
+        source=rf"(?<!than )(?<!instead of )\bfrom\s+{_EN_DET}$",
+        target=rf"\b(?:into|onto|to|on top of|on the bottom of|enters?|entered|entering)\s+{_EN_DET}$",
+        may=r"\b(?:may|might|could|can(?!['’]t))\b",
+        must=r"\b(?:must|have to|has to|is required to|are required to)\b",
     ),
     "de": dict(
         bounds=r"(?P<min>\bmindestens\b|\bwenigstens\b|\boder mehr\b|\boder (?:höher|größer)\w*|\bgrößer oder gleich\b)"
@@ -154,7 +168,11 @@ _LEXICON_SOURCES: dict[str, dict[str, str]] = {
         allowance=r"\bnur\b|\baußer\b|\bausschließlich\b|\bohne\b|\bnicht (?:mehr|weniger) als\b",
         roles=r"(?P<player>\b(?:Spieler|Spielers|Spielern|Spielerin)\b)|(?P<opponent>\b(?:Gegner|Gegners|Gegnern)\b)"
               r"|(?P<teammate>\b(?:Teamkamerad\w*|Mitspieler\w*)\b)",
-        source=r"(?<!statt )(?<!anstelle )\b(?:aus|von)\s+(?:\w+\s+){0,2}$",
+        source=r"(?<!statt )(?<!anstelle )\b(?:aus|von)\s+(?:(?:deinem|deiner|dem|der|seinem|seiner|ihrem|ihrer|einem"
+               r"|einer|jedem|jeder|allen|oben|unten|von)\s+){0,3}$",
+        target=r"\b(?:in|auf|unter)\s+(?:deinen|deine|den|die|das|seinen|seine|ihren|ihre|einen|eine)\s+(?:\w+\s+)?$",
+        may=r"\b(?:kann|kannst|können|könnt|darf|darfst|dürfen|dürft)\b",
+        must=r"\b(?:muss|musst|müssen|müsst|musste|mussten|müsste|müssten)\b(?![^.;,]*\bnicht\b)",
     ),
     "fr": dict(
         bounds=r"(?P<min>\bau moins\b|\bou plus\b|\bau minimum\b|\bsupérieure?s? ou égale?s?\b)"
@@ -166,7 +184,11 @@ _LEXICON_SOURCES: dict[str, dict[str, str]] = {
         allowance=r"\bsauf\b|\bseulement\b|\bsans\b|\bexcepté\b|\buniquement\b|\bautre que\b",
         roles=r"(?P<player>\b(?:joueur|joueurs|joueuse|joueuses)\b)|(?P<opponent>\badversaires?\b)"
               r"|(?P<teammate>\bcoéquipi\w*\b)",
-        source=r"(?<!lieu )(?<!plutôt que )\b(?:depuis|hors\s+de)\s+(?:[\w'’]+\s+){0,2}$",
+        source=r"(?<!lieu )(?<!plutôt que )\b(?:depuis|hors\s+de)\s+(?:(?:votre|son|sa|ses|leur|leurs|le|la|les|un|une"
+               r"|chaque|tous|des|du|dessus|dessous|de)\s+|l['’]|d['’]){0,4}$",
+        target="",
+        may=r"\b(?:peut|peuvent|pouvez|pouvons|peux|pourra|pourront|pourrait|pourraient|pourriez)\b",
+        must=r"\b(?:doit|doivent|devez|devons|dois|devra|devront|il faut)\b",
     ),
 }
 
@@ -185,7 +207,8 @@ def _lexicon(lang: str) -> Lexicon:
                    re.compile(s["negation"], re.IGNORECASE) if s["negation"] else re.compile(r"(?!)"),
                    re.compile(s["exempt"], re.IGNORECASE) if s["exempt"] else None,
                    re.compile(s["allowance"], re.IGNORECASE), re.compile(s["roles"], re.IGNORECASE),
-                   re.compile(s["source"], re.IGNORECASE))
+                   re.compile(s["source"], re.IGNORECASE), re.compile(s["target"], re.IGNORECASE) if s["target"] else None,
+                   re.compile(s["may"], re.IGNORECASE), re.compile(s["must"], re.IGNORECASE))
 
 
 LEXICON: dict[str, Lexicon] = {lang: _lexicon(lang) for lang in _LEXICON_SOURCES}
@@ -200,6 +223,8 @@ _FR_NE = re.compile(r"(?<![\w-])(?:ne|n['’])(?=\s|\w)", re.IGNORECASE)
 _FR_CLOSER = re.compile(r"(?<![\w-])(?:pas|jamais|rien|aucun|aucune|personne|nul|nulle|ni|guère"
                         r"|plus(?!\s+(?:d['’]|de\b|que\b|tard\b)))(?![\w-])", re.IGNORECASE)
 _FR_ALONE = re.compile(r"(?<![\w-])(?:aucun|aucune|rien|jamais|nul|nulle|pas|non)(?![\w-])", re.IGNORECASE)
+# an English exception that a translation may render as a restriction ("can't … except" / "kann nur")
+_EXCEPTION = re.compile(r"\b(?:except|other than|unless|without|but|only|rather than|instead)\b", re.IGNORECASE)
 _PARENTHESIS = re.compile(r"\([^()]*\)")
 # the negations that are determiners ("keine Gelegenheit", "aucune carte", "no card"): a quantifier's flip
 _DETERMINER = re.compile(r"(?:kein|aucun|nul|no\b|none|nothing|nichts|niemand|rien|personne)", re.IGNORECASE)
@@ -374,7 +399,8 @@ def negation_changes(english: str, text: str, lang: str) -> list[tuple[str, Chan
         if "(" not in en_text:
             tr_text = _PARENTHESIS.sub(lambda m: " " * len(m.group()), tr_text)
         en, tr = negations(en_text, SOURCE_LANGUAGE), negations(tr_text, lang)
-        if len(tr) + allowances(tr_text, lang) < len(en):
+        excused = allowances(tr_text, lang) if _EXCEPTION.search(en_text) else 0
+        if len(tr) + excused < len(en):
             s, e = en[len(tr)]
             out.append(("lost", Change(None, en_text[s:e], (en_text[s:e],), (ea, eb), (ta, tb))))
         elif len(tr) > len(en) + allowances(en_text, SOURCE_LANGUAGE):
@@ -415,11 +441,43 @@ def zone_change(english: str, text: str, lang: str, en_zones: Sequence[tuple[int
         if tr_lex is None or len(en_set) < 2:
             continue
         en_from = {z for p, z in en if en_lex.source.search(english, max(ea, p - 40), p)}
+        en_to = {z for p, z in en if _goes_to(english, ea, p, en_lex)}
         tr_from = [(p, z) for p, z in tr if tr_lex.source.search(text, max(ta, p - 40), p)]
+        tr_to = [(p, z) for p, z in tr if _goes_to(text, ta, p, tr_lex)]
         tr_from_set = {z for _p, z in tr_from}
-        if en_from and tr_from and not en_from & tr_from_set and en_from <= tr_set and tr_from_set <= en_set:
-            p, z = tr_from[0]
+        # the zone something comes from is another (and named otherwise in the English), or it goes to
+        # a zone the English only takes things from
+        moved = (en_to - {z for _p, z in tr_to}) & tr_from_set   # an English destination the translation takes from
+        swapped = [(p, z) for p, z in tr_from if en_from and not en_from & tr_from_set and en_from <= tr_set
+                   and tr_from_set <= en_set] + [(p, z) for p, z in tr_to if z in en_from - en_to and moved]
+        if swapped:
+            p, z = min(swapped)
             return "swapped", Change((p, p + 1), z, tuple(sorted(en_from)), (ea, eb), (ta, tb))
+    return None
+
+
+def _goes_to(text: str, start: int, pos: int, lex: Lexicon) -> bool:
+    """Whether the zone named at `pos` is where something goes ("into your graveyard", "ins Exil")."""
+    if lex.target is None:
+        return False
+    return text.startswith("ins ", pos) or bool(lex.target.search(text, max(start, pos - 40), pos))
+
+
+def modality_change(english: str, text: str, lang: str) -> tuple[str, Change] | None:
+    """The first sentence whose translation obliges where its English permits ("You may pay" /
+    "Du musst bezahlen": "obliges"), or permits where it obliges ("must" / "kannst": "permits")."""
+    en_lex, tr_lex = LEXICON[SOURCE_LANGUAGE], LEXICON.get(lang)
+    if tr_lex is None:
+        return None
+    for (ea, eb), (ta, tb) in aligned(english, text):
+        en_text, tr_text = english[ea:eb], text[ta:tb]
+        en_must, tr_must = en_lex.must.search(en_text), tr_lex.must.search(tr_text)
+        if tr_must and not en_must and en_lex.may.search(en_text):
+            return "obliges", Change((ta + tr_must.start(), ta + tr_must.end()), tr_must.group(), (), (ea, eb), (ta, tb))
+        tr_may = tr_lex.may.search(tr_text)
+        if en_must and not tr_must and tr_may:
+            return "permits", Change((ta + tr_may.start(), ta + tr_may.end()), tr_may.group(), (en_must.group(),),
+                                     (ea, eb), (ta, tb))
     return None
 
 
@@ -529,12 +587,30 @@ def player(ctx: Context) -> Iterator[Issue]:
                        M_("name the player the English names: who does something is the rule"), span=change.span)
 
 
+def _zone_words(ctx: Context, lang: str, zones: frozenset[str]) -> tuple[re.Pattern[str] | None, dict[str, str]]:
+    """One pattern per language and run of the termbase's words for the zones (every form, deprecated
+    ones too: "removed from the game"), matched on their own: a zone inside a longer term of
+    another concept ("cards from the top of your library into your graveyard", the old 'mill') counts."""
+    key = ("meaning-zones", lang)
+    found = ctx.cache.get(key)
+    if found is None:
+        forms: dict[str, str] = {}
+        for zone in sorted(zones):
+            concept = ctx.termbase.concept(zone)
+            for term in concept.terms.get(lang, ()) if concept is not None else ():
+                for form in (term.text, *term.forms):
+                    forms.setdefault(form.casefold(), zone)
+        pattern = (re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, sorted(forms, key=len, reverse=True)))
+                              + r")(?![\w])", re.IGNORECASE) if forms else None)
+        found = ctx.cache[key] = (pattern, forms)
+    return found  # type: ignore[return-value]
+
+
 def _zones(ctx: Context, t: Text, zones: frozenset[str]) -> list[tuple[int, str]]:
-    found = {(m.start, m.concept_id) for m in ctx.terms(t) if m.concept_id in zones}
-    if t.lang == SOURCE_LANGUAGE:  # with the English's deprecated zone words ("removed from the game")
-        found |= {(m.start, m.concept_id) for m in ctx.termbase.find_terms(t.text, SOURCE_LANGUAGE)
-                  if m.concept_id in zones}
-    return sorted(found)
+    pattern, forms = _zone_words(ctx, t.lang, zones)
+    if pattern is None:
+        return []
+    return [(m.start(), forms[m.group().casefold()]) for m in pattern.finditer(t.text) if m.group().casefold() in forms]
 
 
 def zone(ctx: Context) -> Iterator[Issue]:
@@ -560,6 +636,24 @@ def zone(ctx: Context) -> Iterator[Issue]:
                      zone=_concept_name(ctx, change.said), context=_excerpt(t.text, sentence))
         yield Issue.at(t, msg, M_("name the zones the English names, in their roles (from which zone, to which): a "
                                   "wrong zone changes what the rule does"), span=change.span)
+
+
+def modality(ctx: Context) -> Iterator[Issue]:
+    for t, english in _pairs(ctx):
+        found = modality_change(english.text, t.text, t.lang)
+        if found is None:
+            continue
+        kind, change = found
+        if kind == "obliges":
+            msg = M_("{label}: the text in {lang} obliges (“{context}”) where the English permits (“{sentence}”)",
+                     label=t.label, lang=ctx.lang(t.lang), context=_at(t.text, change),
+                     sentence=_excerpt(english.text, change.sentence))
+        else:
+            msg = M_("{label}: the text in {lang} permits (“{context}”) where the English obliges (“{sentence}”)",
+                     label=t.label, lang=ctx.lang(t.lang), context=_at(t.text, change),
+                     sentence=_excerpt(english.text, change.sentence))
+        yield Issue.at(t, msg, M_("keep what the English permits and what it obliges: 'may' is not 'must'"),
+                       span=change.span)
 
 
 def sentence_change(english: str, text: str) -> tuple[int, int] | None:
@@ -592,6 +686,7 @@ CHECKS = (
     Check("meaning.bound", "'at least' and 'at most' read the other way, or a bound added or lost", Severity.ERROR, bound, cost=1),
     Check("meaning.negation", "a sentence that negates where the English does not, or the other way round", Severity.ERROR, negation, cost=3),
     Check("meaning.player", "a player role (opponent, owner, controller …) the English does not name", Severity.ERROR, player, cost=1, needs=(TERMS,)),
-    Check("meaning.zone", "the zones of a sentence changed or swapped against the English", Severity.ERROR, zone, cost=2, needs=(TERMS,)),
+    Check("meaning.zone", "the zones of a sentence changed or swapped against the English", Severity.ERROR, zone, cost=2),
+    Check("meaning.modality", "'may' read as 'must', or 'must' as 'may'", Severity.ERROR, modality, cost=1),
     Check("meaning.sentences", "fewer sentences than the English: one may be missing", Severity.WARNING, sentence, cost=1),
 )
