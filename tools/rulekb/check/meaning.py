@@ -35,7 +35,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterator, Mapping, Sequence
 
-from ..models import M_, SOURCE_LANGUAGE, Message, Severity
+from ..models import M_, MN_, SOURCE_LANGUAGE, Message, Severity
 from ..refs import find_references
 from .base import TERMS, Check, Context, Issue, Text, quote
 from .staleness import source_english
@@ -675,9 +675,11 @@ def sentence(ctx: Context) -> Iterator[Issue]:
                 not MIN_RATIO <= len(t.text) / len(current.text) <= MAX_RATIO:
             continue  # far too short: structure.length's finding, once
         en_spans = sentences(english.text)
-        yield Issue.at(t, M_("{label}: the English has {en} sentences, the text in {lang} {tr}: a sentence may be "
-                             "missing (the English ends “{last}”)", label=t.label, en=found[0], tr=found[1],
-                             lang=ctx.lang(t.lang), last=_excerpt(english.text, en_spans[-1])),
+        yield Issue.at(t, MN_("{label}: the English has {en} sentence, the text in {lang} {tr}: a sentence may be "
+                              "missing (the English ends “{last}”)",
+                              "{label}: the English has {en} sentences, the text in {lang} {tr}: a sentence may be "
+                              "missing (the English ends “{last}”)", "en", label=t.label, en=found[0], tr=found[1],
+                              lang=ctx.lang(t.lang), last=_excerpt(english.text, en_spans[-1])),
                        M_("compare it sentence by sentence with the English: translate what is missing"))
 
 
