@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import http.server
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -326,18 +327,26 @@ def open_search(tab):
     return field
 
 
+NUMBER_QUERY = re.compile(r"^\d{1,3}(\.\d+[a-z]?)?$", re.I)   # as the worker tells a rule number (NUMBER)
+
+
 def find(tab, query: str) -> list[dict]:
     """Type a query into the search field; the results once the engine answered that query
     (its last answer: a part of the index that comes later answers again)."""
     field = open_search(tab)
     field.fill(query)
     tab.wait_for_function("q => window.rulekbSearch.shown.some(s => s.query === q)", arg=query, timeout=10000)
-    tab.wait_for_function("() => window.rulekbSearch.parts.includes('cards')", timeout=10000)
+    # every part this query reads: the cards, the rulings of cards loaded after them, and for a query
+    # that looks like a rule number the numbers of older releases (each arrival answers again, and a
+    # click on a result list being replaced lands elsewhere)
+    needed = ["cards", "rulings"] + (["numbers"] if NUMBER_QUERY.match(query) else [])
+    tab.wait_for_function("parts => parts.every(p => window.rulekbSearch.parts.includes(p))", arg=needed,
+                          timeout=10000)
     field.fill("")
     field.fill(query)   # again, with every part in: wait for that answer
-    tab.wait_for_function("""q => { const s = window.rulekbSearch, last = s.shown[s.shown.length - 1];
-        return last && last.query === q && last.id === s.asked && last.parts.includes('cards'); }""", arg=query,
-                          timeout=10000)
+    tab.wait_for_function("""([q, parts]) => { const s = window.rulekbSearch, last = s.shown[s.shown.length - 1];
+        return last && last.query === q && last.id === s.asked && parts.every(p => last.parts.includes(p)); }""",
+                          arg=[query, needed], timeout=10000)
     return tab.evaluate("""() => Array.from(document.querySelectorAll('.md-search-result__item a')).map(a => ({
         href: a.getAttribute('href'), kind: a.dataset.kind, text: a.innerText }))""")
 
