@@ -135,6 +135,27 @@ def test_german_and_french_pages_have_no_english_interface_text(built, lang):
     assert seen > 300   # every page has some: the check reads what it should
 
 
+@pytest.mark.parametrize("lang, heading, summary", [
+    ("de", "Übersetzungsstand: Deutsch", "Befunde: "),
+    ("fr", "État des traductions\u00a0: Français", "Constats\u00a0: "),
+])
+def test_the_german_and_french_status_pages_label_their_contents_in_their_language(built, lang, heading, summary):
+    """The built status page as a reader sees it: its table of contents names the texts in the
+    page's language ("702.78 remarque 1", not "702.78 note 1"; "Regelentscheidungen: …", not
+    "Rulings: …"), its heading and counts are spaced as the language writes them."""
+    page = (built.site / lang / "status.html").read_text(encoding="utf-8")
+    toc = page[page.index("md-nav--secondary"):]
+    toc = toc[:toc.index('class="md-content"')]
+    labels = [" ".join(html.unescape(label).split()) for label in re.findall(r'<span class="md-ellipsis">(.*?)</span>', toc, re.S)]
+    assert len(labels) > 5
+    english = [label for label in labels if re.search(r"\b(summary|note|title|text|ruling|Rulings|Findings|Coverage)\b", label)]
+    assert english == []
+    assert any(re.fullmatch(r"\d+\.\d+ (Anmerkung|remarque) \d+", label) for label in labels)
+    h1 = re.search(r"<h1[^>]*>(.*?)</h1>", page, re.S).group(1)
+    assert html.unescape(re.sub(r"<[^>]+>", "", re.sub(r'<a class="headerlink".*?</a>', "", h1))).strip() == heading
+    assert summary in html.unescape(page)
+
+
 def test_one_search_index_per_language_and_the_shared_parts(built):
     """The prebuilt index (render.search) is in the site: each language's rules part in its
     language, the card names and older numbers once for all; material's search is not."""
@@ -323,8 +344,9 @@ def test_rulekb_build_with_a_new_language_and_hostile_texts(tmp_path, capsys):
     assert "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;" in (site / "en" / "rules" / "shield.html").read_text("utf-8")
     title = re.search(r"<title>(.*?)</title>", (site / "en" / "rules" / "shield.html").read_text("utf-8")).group(1)
     assert title.startswith("702.9 Shield &lt;i&gt;")
-    status = (site / "en" / "status.html").read_text("utf-8")   # the title in a heading, escaped once (no "\<i>")
-    assert re.search(r"<h3[^>]*><a [^>]*>702\.9 Shield &lt;i&gt;</a>", status) and "\\&lt;" not in status
+    # the title in a heading (a rule with warnings) or in the fold of a rule with info findings only, escaped once (no "\<i>")
+    status = (site / "en" / "status.html").read_text("utf-8")
+    assert re.search(r"(<h3[^>]*><a [^>]*>|<summary>)702\.9 Shield &lt;i&gt;", status) and "\\&lt;" not in status
     assert decode((site / "it" / "search" / "rules.js").read_text(encoding="utf-8"))["lang"] == "it"
 
 

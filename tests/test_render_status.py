@@ -73,10 +73,12 @@ def test_the_words_come_from_the_language_catalog(kb, result):
 
 
 def _evil_kb(kb: KnowledgeBase) -> KnowledgeBase:
-    """The fixture with the English title of the rule retrace set to EVIL."""
+    """The fixture with the English and German titles of the rule retrace set to EVIL."""
     rule = kb.rule("retrace")
-    english = rule.title.variants[SOURCE_LANGUAGE]
-    title = replace(rule.title, variants={**rule.title.variants, SOURCE_LANGUAGE: (replace(english[0], text=EVIL),) + english[1:]})
+    variants = dict(rule.title.variants)
+    for lang in (SOURCE_LANGUAGE, "de"):
+        variants[lang] = (replace(variants[lang][0], text=EVIL),) + variants[lang][1:]
+    title = replace(rule.title, variants=variants)
     return replace(kb, rules=tuple(replace(r, title=title) if r.id == "retrace" else r for r in kb.rules))
 
 
@@ -90,14 +92,19 @@ def test_a_title_with_markup_shows_literally_once_escaped_on_the_status_page(kb,
     """The double escape once shown on the English status page (``\\<script>`` in a heading) is
     gone: the page, through Markdown as mkdocs renders it, shows the title as it is written."""
     evil = _evil_kb(kb)
-    page = status_page(run_checks(evil, KB), evil, uis["en"])
-    assert "<script>" not in page
-    body = markdown.markdown(page.split("---\n", 2)[2], extensions=["attr_list", "md_in_html", "tables", "toc"])
-    assert "<script>" not in body
+    result = run_checks(evil, KB)
     wanted = f"702.78 {EVIL}"
-    assert wanted in _texts(body, "h3")                          # a Markdown heading
-    assert any(wanted in text for text in _texts(body, "td"))    # a Markdown table cell
-    assert any(wanted in text for text in _texts(body, "text"))  # the chart (inline SVG)
+    for lang in ("en", "de"):
+        page = status_page(result, evil, uis[lang])
+        assert "<script>" not in page
+        body = markdown.markdown(page.split("---\n", 2)[2], extensions=["attr_list", "md_in_html", "tables", "toc"])
+        assert "<script>" not in body
+        assert any(wanted in text for text in _texts(body, "td"))    # a table cell of an HTML block
+        assert any(wanted in text for text in _texts(body, "text"))  # the chart (inline SVG)
+        if lang == "de":
+            assert wanted in _texts(body, "h3")                      # a Markdown heading (a rule with warnings)
+        else:
+            assert any(text.startswith(wanted) for text in _texts(body, "summary"))   # a rule with info findings only
 
 
 def test_a_title_with_markup_shows_literally_once_escaped_in_the_html_report(kb):
@@ -167,3 +174,18 @@ def test_every_word_of_the_german_and_french_pages_comes_from_the_catalog(seed, 
     language = next(language for language in kb.languages if language.code == lang)
     ui = UI(lang, Locale.parse(language.locale), _Pseudo())
     assert _words_outside_the_catalog(status_page(result, kb, ui), kb, lang) == set()
+
+
+def test_the_french_page_spaces_its_punctuation_as_french_does(seed):
+    """"Constats: 1 erreur" was the French page: a no-break space before the colon (and ; ! ?),
+    from the catalog, everywhere the page speaks (the texts of the data are as they are written)."""
+    kb = load_knowledge_base(seed)
+    page = status_page(run_checks(kb, seed), kb, load_uis(ROOT, kb.languages)["fr"])
+    body = markdown.markdown(page.split("---\n", 2)[2], extensions=["attr_list", "md_in_html", "tables", "toc"])
+    body = re.sub(r"<(style|code|title|svg)\b.*?</\1>", " ", body, flags=re.S)
+    body = re.sub(r'<(td|th)\b[^>]*\blang="[^"]*"[^>]*>.*?</\1>', " ", body, flags=re.S)
+    text = html.unescape(re.sub(r"<[^>]+>", "", body))
+    text = re.sub(r"«[^»]*»|'[^']*'|\(base terminologique[^)]*\)|translated_from: \w+|\w+-\w+: ", " ", text)  # quoted data
+    assert "Constats\u00a0: " in text and "État des traductions\u00a0: Français" in text
+    unspaced = [text[max(0, m.start() - 30):m.end() + 10] for m in re.finditer(r"[^\u00a0\u202f\s][:;!?](?=\s)", text)]
+    assert unspaced == []

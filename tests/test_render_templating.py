@@ -76,6 +76,7 @@ def test_fill_escapes_the_message_and_plain_values_and_keeps_markup(value):
 
 def test_md_shows_markdown_specials_literally():
     assert md("19. Januar *2018*  <x> & [y]") == r"19\. Januar \*2018\* &lt;x&gt; &amp; \[y\]"
+    assert md(" Constats\u00a0:\n 1 erreur ") == "Constats\u00a0: 1 erreur"   # a no-break space is kept
 
 
 def test_front_matter_stores_the_title_escaped_as_a_json_string():

@@ -191,6 +191,13 @@ ENTRY = """concepts:
           status: preferred
           source: "test-rules: 404"
 """, 7, "more than one preferred en term", ""),
+    (ENTRY + """          note: why
+          note_translated:
+            es: por qué
+""", 12, "unknown language 'es' in concept 'graveyard' en term #1 note_translated", "use one of de, fr"),
+    (ENTRY + """          note_translated:
+            de: warum
+""", 11, "has note_translated but no note", "write the English 'note:'"),
 ])
 def test_refused(tree, text, line, message, hint):
     _write(tree, text)
@@ -213,3 +220,13 @@ def test_rule_must_exist_in_the_kb(tree):
     with pytest.raises(DataError) as err:
         load_termbase(tree, load_knowledge_base(tree))
     assert "names rule 'retrase'" in str(err.value) and "did you mean 'retrace'?" in str(err.value)
+
+
+def test_every_note_of_a_term_reads_in_german_and_french_too(tb):
+    """A note is quoted in the QA's message about a deprecated or forbidden term: a German or French
+    reader reads it in their language (`note_translated`)."""
+    for concept in tb.concepts:
+        for lang, terms in concept.terms.items():
+            for term in terms:
+                if term.note:
+                    assert {code for code, _text in term.note_translated} == {"de", "fr"}, (concept.id, term.text)

@@ -4,7 +4,10 @@ real data's seed defects."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
+
+import pytest
 
 from conftest import DATA
 from rulekb.commands import main
@@ -96,6 +99,18 @@ def test_check_lang_fr_speaks_french(capsys, tmp_path):
     code, out, _ = run(capsys, "--root", str(project), "check", "--lang", "fr")
     assert "== Couverture (textes à jour / périmés / manquants) ==" in out
     assert "le texte en français" in out and " the text in " not in out
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("de", r"qa\.txt geschrieben: \d+ Befunde? \(\d+ Fehler\), \d+ ausgenommen; Exit-Code 1"),
+    ("fr", r"écriture de .*\u00a0: \d+ constats? \(\d+ erreurs?\), \d+ exemptés?\u202f; code de sortie 1"),
+])
+def test_the_summary_of_a_written_report_speaks_the_language_of_the_report(capsys, tmp_path, lang, said):
+    project = _project_with_catalogs(tmp_path)
+    code, _, err = run(capsys, "--root", str(project), "check", "--lang", lang, "--output", str(tmp_path / "qa.txt"))
+    assert code == 1 and re.search(said, err), err
+    _, _, english = run(capsys, "--root", str(project), "check", "--output", str(tmp_path / "all.txt"))
+    assert re.search(r"wrote .*: \d+ findings? \(\d+ errors?\), \d+ waived; exit code 1", english), english
 
 
 def test_the_json_keeps_codes_and_english_and_adds_the_language_of_the_report(capsys, tmp_path):

@@ -289,3 +289,23 @@ INFLECTED = [
 def test_a_fix_keeps_the_form_of_the_word_it_replaces(found, term, forms, replacement, rforms, expected):
     from rulekb.check.terminology import inflected
     assert inflected(found, _term(term, "deprecated", forms=forms), _term(replacement, forms=rforms)) == expected
+
+
+@pytest.mark.parametrize("lang, concept, note", [
+    ("fr", "'lancer'", "les textes des cartes françaises écrivent 'lancer' pour les sorts"),
+    ("de", "'wirken'", "französische Kartentexte schreiben 'lancer' für Zaubersprüche"),   # the German reader's term
+    ("en", "'cast'", "French card texts write 'lancer' for spells"),
+])
+def test_a_deprecated_term_reads_in_the_readers_language_its_concept_and_its_note_too(lang, concept, note):
+    """The concept of the message is the reader's term ('lancer' for a French reader, not 'cast'),
+    the termbase's note is in the reader's language; the English message for tools is unchanged,
+    and where the message speaks of the English text it names the English word."""
+    from conftest import ROOT
+    from rulekb.i18n import load_ui
+    from rulekb.models import Language
+    issue = codes_for("terminology.deprecated", "fr", DEPRECATED[-3][1])[0]
+    assert "a deprecated term in French for 'cast'" in issue.message
+    reader = None if lang == "en" else load_ui(ROOT, Language(lang, lang, lang, {"de": "de_DE", "fr": "fr_FR"}[lang]))
+    text = issue.msg.render(reader)
+    assert f"{concept} —" in text and note in text
+    assert "'cast'" in text.split(" — ", 1)[1]   # "the English does not speak of 'cast' here"

@@ -430,10 +430,22 @@ class Named:
 
 
 @dataclass(frozen=True)
+class InLanguages:
+    """A text of the data given in several languages (a termbase note): rendered in the reader's
+    language where it has one, else in English."""
+
+    english: str
+    texts: tuple[tuple[str, str], ...] = ()     # (language, text), sorted
+
+    def render(self, speaker: Speaker | None) -> str:
+        return dict(self.texts).get(speaker.lang, self.english) if speaker is not None else self.english
+
+
+@dataclass(frozen=True)
 class Message:
     """A QA message or suggestion in any UI language: `template` is the English msgid of the UI
     catalogs (``translations/ui/*.po``) with ``{named}`` fields, `args` their values (text,
-    numbers, a `Lang`, a `Named` concept, or another `Message`, or a tuple of them joined by "; ").
+    numbers, a `Lang`, a `Named` concept, an `InLanguages` text, or another `Message`, or a tuple of them joined by "; ").
     With `plural` (its English plural msgid), the number `args[count]` chooses the form (ngettext:
     "1 parenthèse", "0 parenthèse", "2 parenthèses")."""
 
@@ -472,7 +484,7 @@ def _rendered(value: object, speaker: Speaker | None) -> object:
         return value.render(speaker)
     if isinstance(value, Lang):
         return speaker.language_name(value.code) if speaker is not None else value.english
-    if isinstance(value, Named):
+    if isinstance(value, (Named, InLanguages)):
         return value.render(speaker)
     if isinstance(value, tuple):
         parts = [str(_rendered(v, speaker)) for v in value]

@@ -37,7 +37,7 @@ RETIRED = re.compile(r"^(?:(?:before|after|by) )?[12][0-9]{3}(?:-[01][0-9](?:-[0
 CONCEPT_FIELDS = ("id", "kind", "source", "terms")
 CONCEPT_OPTIONAL = ("rule", "definition", "required", "note")
 TERM_FIELDS = ("text", "status", "source")
-TERM_OPTIONAL = ("forms", "gender", "replacement", "retired", "note", "exceptions")
+TERM_OPTIONAL = ("forms", "gender", "replacement", "retired", "note", "note_translated", "exceptions")
 
 
 @dataclass(frozen=True)
@@ -53,6 +53,7 @@ class Term:
     source: str                    # "<source id>: where", e.g. "mtgjson-xln: XLN #47 Cancel (German)"
     note: str | None = None
     exceptions: tuple[str, ...] = ()  # phrases in which a form is not this term ("play a land")
+    note_translated: tuple[tuple[str, str], ...] = ()   # the note in other languages, (language, text), sorted
 
     @property
     def source_id(self) -> str:
@@ -226,7 +227,7 @@ def _strings(r: Reader, node: Node | None, what: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _term(r: Reader, node: Node, what: str, sources: frozenset[str]) -> Term | None:
+def _term(r: Reader, node: Node, what: str, sources: frozenset[str], languages: tuple[str, ...] = ()) -> Term | None:
     m = r.mapping(node, what, TERM_FIELDS, TERM_OPTIONAL)
     if m is None:
         return None
@@ -241,6 +242,16 @@ def _term(r: Reader, node: Node, what: str, sources: frozenset[str]) -> Term | N
         retired = r.pattern(m.get("retired"), f"{what} retired", RETIRED,
                             "a date or release such as 2009-07-11, 2020 or 'by 2026-01-16'")
     note = r.nonempty(m.get("note"), f"{what} note") if m.get("note") is not None else None
+    note_translated: dict[str, str] = {}
+    nm = r.entries(m.get("note_translated"), f"{what} note_translated") if m.get("note_translated") is not None else None
+    if nm is not None and note is None:
+        r.error(nm, f"{what} has note_translated but no note", "write the English 'note:' that it translates")
+    for key, value in nm.items if nm else ():
+        if key.value not in languages or key.value == "en":
+            r.error(key, f"unknown language '{key.value}' in {what} note_translated",
+                    did_you_mean(key.value, languages) or f"use one of {', '.join(l for l in languages if l != 'en')}")
+        elif (translated := r.nonempty(value, f"{what} note_translated {key.value}")) is not None:
+            note_translated[key.value] = translated
     exceptions = _strings(r, m.get("exceptions"), f"{what} exceptions")
     if status in ("deprecated", "forbidden") and replacement is None and m.get("replacement") is None:
         r.error(m, f"{what} is {status} but names no replacement", "add 'replacement:' with the term to use instead")
@@ -250,7 +261,8 @@ def _term(r: Reader, node: Node, what: str, sources: frozenset[str]) -> Term | N
     if text is None or status is None or source is None:
         return None
     unique = tuple(dict.fromkeys([text, *forms]))  # exact spellings: the casing check reads them
-    return Term(text, status, unique, gender, replacement, retired, source, note, exceptions)
+    return Term(text, status, unique, gender, replacement, retired, source, note, exceptions,
+                tuple(sorted(note_translated.items())))
 
 
 def _concept(r: Reader, node: Node, languages: tuple[str, ...], sources: frozenset[str],
@@ -284,7 +296,7 @@ def _concept(r: Reader, node: Node, languages: tuple[str, ...], sources: frozens
         items = r.sequence(value, f"{label} terms {lang}")
         found = []
         for i, item in enumerate(items):
-            term = _term(r, item, f"{label} {lang} term #{i + 1}", sources)
+            term = _term(r, item, f"{label} {lang} term #{i + 1}", sources, languages)
             if term is None:
                 continue
             found.append(term)

@@ -29,7 +29,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterator
 
-from ..models import M_, SOURCE_LANGUAGE, Message, Named, Severity, UnitKind
+from ..models import M_, SOURCE_LANGUAGE, InLanguages, Message, Named, Severity, UnitKind
 from ..termbase import Term, TermMatch
 from .base import TERMS, VERDICTS, Check, Context, Issue, Text, quote
 from .staleness import source_english
@@ -299,7 +299,7 @@ def _discouraged_issue(ctx: Context, t: Text, concept_id: str, term: Term, uses:
                      label=t.label, found=found, times=times, context=context, lang=ctx.lang(t.lang),
                      concept=_concept(ctx, concept_id), retired=retired)
     if term.note:
-        message = M_("{message} — {note}", message=message, note=term.note)
+        message = M_("{message} — {note}", message=message, note=InLanguages(term.note, term.note_translated))
     if reading is not None and reading.concept != concept_id:
         # the English says another thing here: the fix is that concept's term ("bezahlen", not "wirken")
         target = ctx.termbase.preferred(reading.concept, t.lang)

@@ -42,6 +42,7 @@ def arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> Exit:
     from ..check import run_checks
     from ..check.cache import RunCache
+    from ..check.view import plural, say
     from ..files import make_folder, write_output
     from ..report import render
     from ..knowledge import load_knowledge_base, read_files
@@ -74,24 +75,44 @@ def run(args: argparse.Namespace) -> Exit:
         return cache.report(fmt, make)
 
     code = Exit(result.exit_code)
-    summary = (f"{result.summary['findings']} findings ({result.summary['errors']} errors), "
-               f"{len(result.waived)} waived; exit code {result.exit_code}")
+    speaker = _speaker(root, args.lang)
+    summary = say(speaker, "{findings} ({errors}), {waived}; exit code {code}",
+                  findings=plural(speaker, "{n} finding", "{n} findings", int(result.summary["findings"])),  # type: ignore[call-overload]
+                  errors=plural(speaker, "{n} error", "{n} errors", int(result.summary["errors"])),  # type: ignore[call-overload]
+                  waived=plural(speaker, "{n} waived", "{n} waived", len(result.waived)), code=result.exit_code)
     if args.reports:
         folder = Path(args.reports)
         make_folder(folder)
         for fmt, name in REPORT_FILES:
             write_output(folder / name, report(fmt))
-        print(f"wrote {', '.join(str(folder / name) for _, name in REPORT_FILES)}: {summary}", file=sys.stderr)
+        print(say(speaker, "wrote {files}: {summary}", files=", ".join(str(folder / name) for _, name in REPORT_FILES),
+                  summary=summary), file=sys.stderr)
         return code
     text = report(args.format)
     if args.output:
         if args.output != "-":
             make_folder(Path(args.output).parent)
         write_output(args.output, text)
-        print(f"wrote {args.output}: {summary}", file=sys.stderr)
+        print(say(speaker, "wrote {files}: {summary}", files=args.output, summary=summary), file=sys.stderr)
     else:
         sys.stdout.write(text)
     return code
+
+
+def _speaker(root: Path, langs: list[str] | None):
+    """The UI of the one language a run is about (`--lang de`), which its report and summary speak;
+    None (English) otherwise. Read from translations/languages.yaml alone: a cached run loads
+    nothing else."""
+    if not langs or len(set(langs)) != 1:
+        return None
+    from ..i18n import load_ui
+    from ..layout import LANGUAGES_FILE
+    from ..load import parse_file
+    from ..schema import languages_from
+    parsed, problems = parse_file(root / LANGUAGES_FILE, root)
+    found, more = languages_from(parsed) if parsed is not None else ([], [])
+    language = next((lang for lang in found if lang.code == langs[0]), None)
+    return load_ui(root, language) if language is not None and not problems and not more else None
 
 
 COMMAND = Command("check", "translation QA: run the checks, report findings (exit 1 on errors)", arguments, run)

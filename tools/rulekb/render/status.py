@@ -82,6 +82,17 @@ class SectionBlock:
 
 
 @dataclass(frozen=True)
+class ChapterBlock:
+    """A chapter (7) of the coverage, folded: its sum and its sections, each folded (a chapter of one
+    section of its own, the rulings, holds that section's rules): ten lines on a phone, not 150."""
+    anchor: str                 # "coverage-7", "coverage-rulings": the chapter table links it
+    title: str
+    cell: Figures
+    sections: tuple[SectionBlock, ...]
+    rules: tuple[RuleLine, ...]  # the rules of a chapter that is its one section
+
+
+@dataclass(frozen=True)
 class MissingBlock:
     """A rule's missing texts of one check (3 or more), as one line of links."""
     severity: Severity
@@ -115,11 +126,13 @@ class StatusPage:
     waived: tuple[tuple[Waived, str], ...]   # each waived finding and its unit's label
     chart: Chart | None         # None when no rule has a translation yet
     chapters: tuple[CoverageLine, ...]      # the coverage per chapter (7 Additional Rules)
-    coverage: tuple[SectionBlock, ...]      # per section, folded: its rules and their untranslated texts
+    coverage: tuple[ChapterBlock, ...]      # per chapter, then section, folded: the rules and their untranslated texts
     total: Figures
     sections: tuple[Section, ...]
     has_findings: bool
     words: Words
+    info_only: tuple[Section, ...] = ()     # the rules with nothing but info findings: one folded line each
+    info_only_heading: str = ""             # "40 rules with info findings only"
 
 
 def _unit_href(ix: Index, entry_id: str, cards: paths.CardPages) -> str:
@@ -178,8 +191,11 @@ def _sections(findings: list[Finding], ix: Index, lang: str, ui: UI, cards: path
             if rest:
                 infos.append((_entry(ix, entry_id, lang, rest, speaker), _html(_unit_href(ix, entry_id, cards))))
         n_infos = sum(len(e.findings) for e, _href in infos)
-        infos_summary = say(speaker, "{what}: {texts}", what=plural(speaker, "{n} info", "{n} info", n_infos),
-                            texts=", ".join(e.label for e, _href in infos)) if infos else ""
+        what = plural(speaker, "{n} info", "{n} info", n_infos)
+        # the texts named while they fit a line; else how many
+        infos_summary = (say(speaker, "{what}: {texts}", what=what, texts=", ".join(e.label for e, _href in infos))
+                         if len(infos) <= 4 else
+                         say(speaker, "{what}: {texts}", what=what, texts=plural(speaker, "{n} text", "{n} texts", len(infos))))
         out.append(Section(ix.group_title(group, lang, speaker), _group_href(ix, group), tuple(blocks), tuple(shown),
                            tuple(infos), infos_summary))
     return out
@@ -218,9 +234,9 @@ def status_data(result: CheckResult, kb: KnowledgeBase, lang: str, ui: UI) -> St
     findings = localised(result.for_lang(lang), speaker, ix)
     titles = {row_key(row): ix.group_title(row_key(row), lang, speaker) for row in result.coverage.rows}
     coverage = result.coverage
-    chapters = tuple(CoverageLine(_part_title(ui, "chapter", p.key, p.title), "", _figures(p.cells[lang], ui, speaker))
-                     for p in coverage.chapters)
-    blocks = []
+    chapters = tuple(CoverageLine(_part_title(ui, "chapter", p.key, p.title), f"#coverage-{p.key}",
+                                  _figures(p.cells[lang], ui, speaker)) for p in coverage.chapters)
+    blocks: list[tuple[str, SectionBlock]] = []
     for part in coverage.sections:
         rows = [row for row in coverage.rows if row.section == part.key]
         rules = []
@@ -237,10 +253,19 @@ def status_data(result: CheckResult, kb: KnowledgeBase, lang: str, ui: UI) -> St
                 missing = tuple(Link(ix.label(u, speaker), _html(_unit_href(ix, u, cards))) for u in untranslated)
             rules.append(RuleLine(titles[row_key(row)], href, _figures(cell, ui, speaker), missing,
                                   nothing and bool(cell.missing) and not missing))
-        blocks.append(SectionBlock(_part_title(ui, "section", part.key, part.title), _figures(part.cells[lang], ui, speaker),
-                                   tuple(rules)))
+        blocks.append((part.key, SectionBlock(_part_title(ui, "section", part.key, part.title),
+                                              _figures(part.cells[lang], ui, speaker), tuple(rules))))
+    folds = []
+    for p in coverage.chapters:
+        mine = [block for key, block in blocks if (key[:1] if key != "rulings" else key) == p.key]
+        own = [block for key, block in blocks if key == p.key]   # the rulings: a chapter of one section
+        folds.append(ChapterBlock(f"coverage-{p.key}", _part_title(ui, "chapter", p.key, p.title),
+                                  _figures(p.cells[lang], ui, speaker), () if own else tuple(mine),
+                                  own[0].rules if own else ()))
     translated = translated_rows(coverage)
     c = counts(findings)
+    sections = _sections(list(findings), ix, lang, ui, cards) if findings else []
+    info_only = tuple(s for s in sections if not s.blocks and not s.entries)
     waived = tuple((dataclasses.replace(w, finding=localised((w.finding,), speaker, ix)[0]), ix.label(w.finding.entry, speaker))
                    for w in result.waived if w.finding.lang == lang)
     return StatusPage(
@@ -249,8 +274,9 @@ def status_data(result: CheckResult, kb: KnowledgeBase, lang: str, ui: UI) -> St
         say(speaker, "Findings: {counts}.", counts=count_words(speaker, c, len(waived))),
         waived,
         chart(translated, titles, None, ui._) if translated.rows else None,
-        chapters, tuple(blocks), _figures(coverage.totals[lang], ui, speaker),
-        tuple(_sections(list(findings), ix, lang, ui, cards)) if findings else (), bool(findings), Words.of(ix, lang, speaker))
+        chapters, tuple(folds), _figures(coverage.totals[lang], ui, speaker),
+        tuple(s for s in sections if s.blocks or s.entries), bool(findings), Words.of(ix, lang, speaker),
+        info_only, plural(speaker, "{n} rule with info findings only", "{n} rules with info findings only", len(info_only)))
 
 
 def _part_title(ui: UI, kind: str, key: str, title: str) -> str:

@@ -54,6 +54,7 @@ MACROS = "pages/_macros.html.j2"
 # what Markdown reads as formatting inside a line of text
 # (not ~: Python-Markdown without a tilde extension does not read "\~" as an escape, the backslash would show)
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|])")
+_BREAKING_SPACE = re.compile(r"[ \t\n\r\f\v]+")
 
 
 def fill(message: str, **values: Any) -> Markup:
@@ -66,8 +67,9 @@ def fill(message: str, **values: Any) -> Markup:
 @functools.lru_cache(maxsize=1024)   # the same few section headings on every page
 def md(text: str) -> Markup:
     """Text that Markdown shows literally in a line: escaped for HTML (markupsafe), white space
-    collapsed, Markdown's special characters backslash-escaped."""
-    return Markup(_MD_SPECIAL.sub(r"\\\1", " ".join(str(escape(text)).split())))
+    collapsed (the line-breaking kind only: a no-break space stays, as French writes it before a
+    colon), Markdown's special characters backslash-escaped."""
+    return Markup(_MD_SPECIAL.sub(r"\\\1", _BREAKING_SPACE.sub(" ", str(escape(text))).strip(" ")))
 
 
 @functools.lru_cache(maxsize=1024)
