@@ -16,19 +16,14 @@ import functools
 import http.server
 import os
 import re
-import signal
-import socket
-import subprocess
-import sys
 import threading
-import time
-import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 import sitebuild
+from served import fetch, rulekb_serve
 
 CHROMIUM = "/usr/bin/chromium"
 AXE = Path(os.environ.get("RULEKB_AXE") or sitebuild.ROOT / "build" / "axe" / "node_modules" / "axe-core" / "axe.min.js")
@@ -468,53 +463,22 @@ def test_search_answers_without_blocking_the_page(browser, base, device, record_
 # with mkdocs' development server, its search the built site's (the same index files, served from
 # the language's root).
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _get(url: str) -> bytes | None:
-    try:
-        with urllib.request.urlopen(url, timeout=2) as response:
-            return response.read()
-    except OSError:
-        return None
-
-
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     """`rulekb serve --lang de` on a copy of the seed project (it writes its build/serve there)."""
     from conftest import data_copy
     project = data_copy(tmp_path_factory.mktemp("served") / "project")
-    port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "rulekb", "--root", str(project), "serve", "--lang", "de",
-                             "--dev-addr", f"127.0.0.1:{port}"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True, start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 120
-        while _get(f"{url}/index.html") is None and time.monotonic() < deadline and proc.poll() is None:
-            time.sleep(0.5)
-        if _get(f"{url}/index.html") is None:
-            pytest.fail(f"rulekb serve did not start: {proc.stdout.read() if proc.poll() is not None else 'no answer'}")
+    with rulekb_serve(project, "de") as url:
         yield url
-    finally:  # the whole process group: no server may outlive the tests
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
 
 
 def test_rulekb_serve_serves_the_index_of_the_built_site(served, built):
     for served_path, built_path in (("search/rules.js", "de/search/rules.js"), ("search/cards.js", "search/cards.js"),
                                     ("search/numbers.js", "search/numbers.js")):
-        assert _get(f"{served}/{served_path}") == (built.site / built_path).read_bytes(), served_path
+        assert fetch(f"{served}/{served_path}") == (built.site / built_path).read_bytes(), served_path
     # a number's page, as built (mkdocs' server adds its reloading script before </body>)
     page = (built.site / "de" / "n" / "502.16.html").read_bytes()
-    assert (_get(f"{served}/n/502.16.html") or b"").startswith(page[:page.rindex(b"</body>")])
+    assert (fetch(f"{served}/n/502.16.html") or b"").startswith(page[:page.rindex(b"</body>")])
 
 
 @pytest.mark.parametrize("query, kind, lands", [("702.78a", "s", "rules/retrace.html#702.78a"),

@@ -11,19 +11,17 @@ import json
 import re
 import os
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import textwrap
 import time
-import urllib.request
 import zipfile
 from pathlib import Path
 
 import pytest
 
 import sitebuild
+from served import fetch, rulekb_serve
 from conftest import data_copy
 from rulekb import commands
 from rulekb.build import SITE_MARKER, BuildError, build_site
@@ -350,25 +348,11 @@ def test_rulekb_build_with_a_new_language_and_hostile_texts(tmp_path, capsys):
     assert decode((site / "it" / "search" / "rules.js").read_text(encoding="utf-8"))["lang"] == "it"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _fetch(url: str) -> str | None:
-    try:
-        with urllib.request.urlopen(url, timeout=2) as response:
-            return response.read().decode("utf-8")
-    except OSError:
-        return None
-
-
 def _wait_for(url: str, text: str, seconds: float) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        page = _fetch(url)
-        if page is not None and text in page:
+        page = fetch(url)
+        if page is not None and text in page.decode("utf-8"):
             return True
         time.sleep(0.3)
     return False
@@ -376,23 +360,12 @@ def _wait_for(url: str, text: str, seconds: float) -> bool:
 
 def test_rulekb_serve_rebuilds_when_a_yaml_file_changes(tmp_path):
     project = project_copy(tmp_path, HOSTILE)
-    port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "rulekb", "--root", str(project), "serve", "--lang", "de",
-                             "--dev-addr", f"127.0.0.1:{port}"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True, start_new_session=True)
-    url = f"http://127.0.0.1:{port}/rules/shield.html"
-    try:
-        assert _wait_for(url, "Schild erschien auf einigen Spontanzaubern.", 60), "the server did not start"
+    with rulekb_serve(project, "de") as served:
+        url = f"{served}/rules/shield.html"
+        assert _wait_for(url, "Schild erschien auf einigen Spontanzaubern.", 60), "the page was not served"
         rule = project / "rules" / "comprehensive" / "shield.yaml"
         rule.write_text(rule.read_text(encoding="utf-8").replace("auf einigen", "auf manchen"), encoding="utf-8")
         assert _wait_for(url, "Schild erschien auf manchen Spontanzaubern.", 60), "the page was not rebuilt"
-    finally:  # the whole process group: no server may outlive the test
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
 
 
 # ---------------------------------------------------------------- the language processes
