@@ -83,6 +83,7 @@
 
   /* the waiting docs into the fields: each field folded in one go */
   function flush() {
+    if (!waiting.length) return;   // an empty part (no rulings of cards) adds no line: each doc is one line
     function append(field, lines) {
       var added = fold(lines.join("\n") + "\n"), base = field.text.length, at = 0;
       while (at < added.length) { field.starts.push(base + at); at = added.indexOf("\n", at) + 1; }
