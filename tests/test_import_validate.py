@@ -29,13 +29,13 @@ SECTION = """rules:
   - number: '702'
     since: '2030-01-01'
     source: cr-2030-01-01
-    releases: ['2030-01-01', '2031-06-01']
+    releases: 2030-01-01..2031-06-01
   title:
     en:
     - text: Keyword Abilities
       source: cr-2030-01-01
       status: official
-      releases: ['2030-01-01', '2031-06-01']
+      releases: 2030-01-01..2031-06-01
 - id: deathtouch
   number: '702.3'
   release: '2031-06-01'
@@ -44,24 +44,24 @@ SECTION = """rules:
     since: '2030-01-01'
     until: '2030-01-01'
     source: cr-2030-01-01
-    releases: ['2030-01-01']
+    releases: '2030-01-01'
   - number: '702.3'
     since: '2031-06-01'
     source: cr-2031-06-01
-    releases: ['2031-06-01']
+    releases: '2031-06-01'
   title:
     en:
     - text: Deathtouch
       source: cr-2030-01-01
       status: official
-      releases: ['2030-01-01', '2031-06-01']
+      releases: 2030-01-01..2031-06-01
   subrules:
     a:
       en:
       - text: Deathtouch is a static ability.
         source: cr-2030-01-01
         status: official
-        releases: ['2030-01-01', '2031-06-01']
+        releases: 2030-01-01..2031-06-01
       de:
       - text: Todesberührung ist eine statische Fähigkeit.
         source: test-rules
@@ -71,19 +71,19 @@ SECTION = """rules:
       - text: Damage dealt by a source with deathtouch destroys.
         source: cr-2031-06-01
         status: official
-        releases: ['2031-06-01']
+        releases: '2031-06-01'
     b:
       en:
       - text: A creature dealt damage by a source with deathtouch is destroyed.
         source: cr-2030-01-01
         status: official
-        releases: ['2030-01-01', '2031-06-01']
+        releases: 2030-01-01..2031-06-01
     c:
       en:
       - text: An old subrule the newer release dropped.
         source: cr-2030-01-01
         status: official
-        releases: ['2030-01-01']
+        releases: '2030-01-01'
   letters:
     b-2: {'2031-06-01': b}
     b: {'2031-06-01': c}
@@ -96,13 +96,13 @@ GLOSSARY = """terms:
     - text: Deathtouch
       source: cr-2030-01-01
       status: official
-      releases: ['2030-01-01', '2031-06-01']
+      releases: 2030-01-01..2031-06-01
   definition:
     en:
     - text: A keyword ability.
       source: cr-2030-01-01
       status: official
-      releases: ['2030-01-01', '2031-06-01']
+      releases: 2030-01-01..2031-06-01
 """
 
 
@@ -154,9 +154,9 @@ SECTION_FILE = "rules/comprehensive/section-keywords.yaml"
 
 
 @pytest.mark.parametrize("rel, old, new, fragment", [
-    (SECTION_FILE, "releases: ['2030-01-01', '2031-06-01']\n      de:", "releases: ['2031-06-01', '2030-01-01']\n      de:",
-     "must list each release once, oldest first"),
-    (SECTION_FILE, "status: community\n", "status: community\n        releases: ['2030-01-01']\n",
+    (SECTION_FILE, "releases: 2030-01-01..2031-06-01\n      de:", "releases: ['2031-06-01', '2030-01-01']\n      de:",
+     "2030-01-01 comes after 2031-06-01 but is older"),
+    (SECTION_FILE, "status: community\n", "status: community\n        releases: '2030-01-01'\n",
      "only an English text lists 'releases'"),
     (SECTION_FILE, "    b: {'2031-06-01': c}", "    x: {'2031-06-01': c}", "letters: 'x' is not a subrule of this rule"),
     (SECTION_FILE, "    b-2: {'2031-06-01': b}\n", "", "subrule 'b-2' has no letter for the release(s) 2031-06-01"),
@@ -178,11 +178,95 @@ def test_broken_import_data_is_refused_with_file_and_line(tree, rel, old, new, f
 
 
 def test_a_cited_release_needs_its_release_file(tree):
+    """A range's ends and a single release are releases of rules/releases/: without the file,
+    each list naming the release says so at the item."""
     (tree / "rules" / "releases" / "2030-01-01.yaml").unlink()
     with pytest.raises(DataError) as err:
         load_knowledge_base(tree)
-    assert any("the release 2030-01-01 is cited but rules/releases/2030-01-01.yaml is missing" in p.message
-               for p in err.value.problems)
+    found = [p for p in err.value.problems if "unknown release 2030-01-01: there is no rules/releases/2030-01-01.yaml"
+             in p.message]
+    assert (found[0].file, found[0].line, found[0].column) == (SECTION_FILE, 9, 15)   # "releases: 2030-01-01..…"
+    assert "the releases nearest to it are 2031-06-01" in found[0].hint
+    assert {p.file for p in found} == {SECTION_FILE, "rules/glossary/d.yaml"}
+
+
+# (the line, the column of the flawed item in "      releases: …" at line 64, the message, the fix)
+BAD_LINES = [
+    ("2030-01-01..2031-06-02", 19, "unknown release 2031-06-02: there is no rules/releases/2031-06-02.yaml",
+     "the releases nearest to it are 2031-06-01"),
+    ("2031-06-01..2030-01-01", 19, "the range 2031-06-01..2030-01-01 ends before it starts",
+     "write the older release first: 2030-01-01..2031-06-01"),
+    ("2030-01-01...2031-06-01", 19, "'2030-01-01...2031-06-01' is neither a release date nor a range START..END",
+     "runs of releases as START..END"),
+    ("2030-01-01-2031-06-01", 19, "is neither a release date nor a range", "separated by ', '"),
+    ("2030-02-30", 19, "'2030-02-30' is not a date", "YYYY-MM-DD"),
+    ("2030-01-01..2031-06-01, 2031-06-01", 43, "the release 2031-06-01 is named twice (alone and in 2030-01-01..2031-06-01)",
+     "remove 2031-06-01 alone"),
+    ("2030-01-01, 2030-01-01..2031-06-01", 31, "the release 2030-01-01 is named twice (alone and in 2030-01-01..2031-06-01)",
+     "remove 2030-01-01 alone"),
+    ("2030-01-01, 2030-01-01", 31, "2030-01-01 is listed twice", "remove one of them"),
+    ("2030-01-01..2031-06-01, 2030-01-01..2031-06-01", 43, "2030-01-01..2031-06-01 is listed twice", "remove one"),
+    ("2031-06-01, 2030-01-01", 31, "2030-01-01 comes after 2031-06-01 but is older", "oldest first"),
+    ("2030-01-01,", 30, "an empty item in the list of releases", "separated by ', '"),
+    ("''", 20, "the list of releases is empty", "remove the field"),
+    ("{a: b}", 19, "releases must be one line of release dates and ranges", "START..END"),
+]
+
+
+@pytest.mark.parametrize("line, column, message, hint", BAD_LINES)
+def test_a_bad_release_line_is_named_at_its_item(tree, line, column, message, hint):
+    """Every flaw of a `releases:` line: file, line, the column of the item, what is wrong and how
+    to write it."""
+    assert break_it(tree, SECTION_FILE, "        releases: 2030-01-01..2031-06-01\n      de:",
+                    f"        releases: {line}\n      de:") == 41
+    with pytest.raises(DataError) as err:
+        load_knowledge_base(tree)
+    (problem,) = err.value.problems
+    assert (problem.file, problem.line, problem.column) == (SECTION_FILE, 41, column), str(problem)
+    assert problem.message.startswith("'702.3a' en #1 releases") and message in problem.message, str(problem)
+    assert hint in problem.hint, str(problem)
+
+
+def test_overlapping_ranges_are_refused_with_the_one_range_they_make(tree):
+    """Three releases: two ranges that share the middle one are one range."""
+    (tree / "rules" / "releases" / "2030-06-01.yaml").write_text(release_file("2030-06-01"), "utf-8")
+    with (tree / "rules" / "sources.yaml").open("a", encoding="utf-8") as f:
+        f.write("  cr-2030-06-01:\n    title: release 2030-06\n    kind: comprehensive-rules\n")
+    break_it(tree, SECTION_FILE, "        releases: 2030-01-01..2031-06-01\n      de:",
+             "        releases: 2030-01-01..2030-06-01, 2030-06-01..2031-06-01\n      de:")
+    with pytest.raises(DataError) as err:
+        load_knowledge_base(tree)
+    (problem,) = [p for p in err.value.problems if "overlap" in p.message]   # (the histories lack 2030-06-01 too)
+    assert (problem.line, problem.column) == (41, 43)
+    assert "the ranges 2030-01-01..2030-06-01 and 2030-06-01..2031-06-01 overlap (both hold 2030-06-01)" in problem.message
+    assert problem.hint == "write them as one range: 2030-01-01..2031-06-01"
+
+
+def test_a_range_stands_for_every_release_between_its_ends(tree):
+    """A release file added between the ends of a range is in the range: the ranges follow the
+    releases' order, their dates (a single release is in no range)."""
+    kb = load_knowledge_base(tree)
+    assert kb.rule("deathtouch").subrules[0].unit.text("en").releases == ("2030-01-01", "2031-06-01")
+    (tree / "rules" / "releases" / "2030-06-01.yaml").write_text(release_file("2030-06-01"), "utf-8")
+    with (tree / "rules" / "sources.yaml").open("a", encoding="utf-8") as f:
+        f.write("  cr-2030-06-01:\n    title: release 2030-06\n    kind: comprehensive-rules\n")
+    kb = load_knowledge_base(tree)
+    rule = kb.rule("deathtouch")
+    assert rule.subrules[0].unit.text("en").releases == ("2030-01-01", "2030-06-01", "2031-06-01")
+    assert [e.releases for e in rule.history] == [("2030-01-01",), ("2031-06-01",)]
+
+
+def test_the_former_list_of_dates_reads_as_the_line(tree):
+    """A YAML list of dates (as the import wrote them before the ranges) gives the same models."""
+    kb = load_knowledge_base(tree, cache=False)
+    text = (tree / SECTION_FILE).read_text("utf-8")
+    listed = (text.replace("releases: 2030-01-01..2031-06-01", "releases: ['2030-01-01', '2031-06-01']")
+              .replace("releases: '2030-01-01'", "releases: ['2030-01-01']"))
+    assert listed != text
+    (tree / SECTION_FILE).write_text(listed, "utf-8")
+    again = load_knowledge_base(tree, cache=False)
+    assert again.rule("deathtouch").history == kb.rule("deathtouch").history
+    assert [u.variants for u in again.rule("deathtouch").units] == [u.variants for u in kb.rule("deathtouch").units]
 
 
 def test_the_same_number_in_two_releases_is_two_rules(tree):
@@ -208,13 +292,13 @@ MOVED_RULE = """- id: old-subrule
   - number: '702.4'
     since: '2031-06-01'
     source: cr-2031-06-01
-    releases: ['2031-06-01']
+    releases: '2031-06-01'
   text:
     en:
     - text: An old subrule the newer release made a rule.
       source: cr-2031-06-01
       status: official
-      releases: ['2031-06-01']
+      releases: '2031-06-01'
   moved_from:
     text: deathtouch.c
 """

@@ -50,3 +50,11 @@ def test_other_files_are_left_alone(valid_tree):
     (valid_tree / "rules" / "README.txt").write_text("notes\n", "utf-8")
     (valid_tree / "rules" / "comprehensive" / "sample.yaml.orig").write_text("[\n", "utf-8")
     assert load_knowledge_base(valid_tree).rule("sample") is not None
+
+
+def test_the_releases_are_the_dates_the_release_files_are_named_by():
+    from rulekb.layout import release_dates
+    paths = ["rules/releases/2026-01-16.yaml", "rules/releases/2003-03-15.yaml", "rules/releases/notes.yaml",
+             "rules/releases/2026-02-30.yaml", "rules/releases/2011-06-17.yml", "rules/comprehensive/2009-05-01.yaml",
+             "rules/sources.yaml"]
+    assert release_dates(paths) == ("2003-03-15", "2026-01-16")

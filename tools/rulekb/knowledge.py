@@ -42,12 +42,12 @@ import yaml
 from . import cache as cache_module
 from . import parallel
 from .diagnostics import DataError, Problem
-from .layout import LANGUAGES_FILE, SOURCES_FILE, data_files
+from .layout import LANGUAGES_FILE, SOURCES_FILE, data_files, release_dates
 from .link import LinkedKB, link
 from .load import SourceFile, parse_bytes
 from .models import KnowledgeBase
 from .schema import Context, read_project
-from .validate import FileContents, assemble, check_file
+from .validate import FileContents, assemble, check_file, reads_releases
 
 
 def load_knowledge_base(root: Path, *, cache: bool = True, files: "ProjectFiles | None" = None,
@@ -115,16 +115,20 @@ def _load(files: ProjectFiles, cache: bool, processes: int) -> KnowledgeBase:
         context_files[rel] = parsed
         problems += found
     languages, sources = context_files[LANGUAGES_FILE], context_files[SOURCES_FILE]
-    project = read_project(languages, sources, root) if languages and sources else None
+    releases = release_dates(files.data)
+    project = read_project(languages, sources, root, releases) if languages and sources else None
     ctx: Context | None = project.context if project else None
     store = knowledge_cache() if cache and ctx is not None else None
-    context_key = _context_key(ctx) if ctx is not None else ""
+    keys = (_context_key(ctx, False), _context_key(ctx, True)) if ctx is not None else ("", "")
+
+    def context_key(rel: str) -> str:
+        return keys[reads_releases(rel)]
     read: dict[str, tuple[list[Problem], FileContents | None]] = {}
     todo: list[str] = []
     for rel in files.data:
         if rel in context_files:
             continue
-        entry = store.get(store.key(context_key, rel, files.digests[rel])) if store is not None else None
+        entry = store.get(store.key(context_key(rel), rel, files.digests[rel])) if store is not None else None
         if isinstance(entry, tuple) and len(entry) == 2:
             read[rel] = entry
         else:
@@ -136,7 +140,7 @@ def _load(files: ProjectFiles, cache: bool, processes: int) -> KnowledgeBase:
         for rel in rels:
             found = _read(rel, files.data[rel], ctx)
             if store is not None:
-                store.put(store.key(context_key, rel, files.digests[rel]), found)
+                store.put(store.key(context_key(rel), rel, files.digests[rel]), found)
             out.append(found)
         return out
 
@@ -150,7 +154,7 @@ def _load(files: ProjectFiles, cache: bool, processes: int) -> KnowledgeBase:
         """The files another process kept in the cache (read here again if an entry is not there)."""
         out = []
         for rel in rels:
-            entry = store.get(store.key(context_key, rel, files.digests[rel])) if store is not None else None
+            entry = store.get(store.key(context_key(rel), rel, files.digests[rel])) if store is not None else None
             out.append(entry if isinstance(entry, tuple) and len(entry) == 2 else _read(rel, files.data[rel], ctx))
         return out
 
@@ -171,7 +175,7 @@ def _load(files: ProjectFiles, cache: bool, processes: int) -> KnowledgeBase:
     if problems:  # the parse (and read) problems alone
         raise DataError(problems)
     if project is None:  # a context file is missing: read_project says which
-        project = read_project(languages, sources, root)
+        project = read_project(languages, sources, root, releases)
     return assemble(project, contents)
 
 
@@ -194,9 +198,11 @@ def split_by_size(rels: Sequence[str], data: Mapping[str, bytes], parts: int) ->
     return [sorted(m, key=order.__getitem__) for m in members if m] or [[]]
 
 
-def _context_key(ctx: Context) -> str:
-    """What a data file is checked against, as a part of its knowledge cache key."""
-    return repr((ctx.languages, ctx.source_ids))
+def _context_key(ctx: Context, releases: bool) -> str:
+    """What a data file is checked against, as a part of its knowledge cache key: the languages
+    and sources, and for a file with release lists (`validate.reads_releases`) the releases, which
+    its ranges stand for (a new release makes its entries new; those of the cards stay)."""
+    return repr((ctx.languages, ctx.source_ids, ctx.releases.dates) if releases else (ctx.languages, ctx.source_ids))
 
 
 def cached_contents(ctx: Context, rel: str, digest: str) -> FileContents | None:
@@ -204,7 +210,7 @@ def cached_contents(ctx: Context, rel: str, digest: str) -> FileContents | None:
     (hex), checked against `ctx` by an earlier load, when it holds one without problems; else
     None. For readers of a few entries (`cardlookup`), which never write the entry."""
     store = knowledge_cache()
-    entry = store.get(store.key(_context_key(ctx), rel, digest)) if store is not None else None
+    entry = store.get(store.key(_context_key(ctx, reads_releases(rel)), rel, digest)) if store is not None else None
     if isinstance(entry, tuple) and len(entry) == 2 and not entry[0] and isinstance(entry[1], FileContents):
         return entry[1] if not entry[1].problems else None
     return None
@@ -216,7 +222,8 @@ def load_linked(root: Path) -> LinkedKB:
 
 
 # The modules whose code makes a cache entry: a change to any of them is a new code version.
-_ENTRY_MODULES = ("cache", "diagnostics", "knowledge", "layout", "load", "models", "refs", "schema", "validate", "validate_cards")
+_ENTRY_MODULES = ("cache", "diagnostics", "knowledge", "layout", "load", "models", "refs", "releaseranges", "schema",
+                  "validate", "validate_cards")
 
 
 @functools.cache

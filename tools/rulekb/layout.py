@@ -19,8 +19,11 @@ such as ``X.YAML`` are refused with a problem each, never skipped without a word
 
 from __future__ import annotations
 
+import datetime as dt
 import os
+import sys
 from pathlib import Path
+from typing import Iterable
 
 from .diagnostics import Problem
 
@@ -73,3 +76,21 @@ def data_files(root: Path) -> tuple[list[Path], list[Problem]]:
                                             f"rename it to {path.stem}{suffix.lower()}"))
         paths += sorted(found)
     return paths, problems
+
+
+def release_dates(paths: Iterable[str]) -> tuple[str, ...]:
+    """The rules releases of a project, oldest first: the dates the files of ``rules/releases/``
+    are named by (``2026-01-16.yaml``; the validator checks that each holds its release), from
+    the paths of its data files (relative to the root). The release lists of the data name them
+    (`releaseranges`), so they are known before any data file is parsed."""
+    prefix = RELEASES_DIR + "/"
+    out = set()
+    for path in paths:
+        if path.startswith(prefix) and path.endswith(".yaml"):
+            name = path.rsplit("/", 1)[-1][:-len(".yaml")]
+            try:
+                if dt.date.fromisoformat(name).isoformat() == name:
+                    out.add(sys.intern(name))
+            except ValueError:
+                continue
+    return tuple(sorted(out))

@@ -3,9 +3,10 @@
 `Reader` offers typed accessors on the positioned nodes of `load` and collects a file's problems
 (file, line, column, what is wrong, how to fix it); the patterns here are the shapes of ids,
 dates and codes. A `Project` is what a data file is checked against (its `Context`): the
-languages of ``translations/languages.yaml`` and the sources of ``rules/sources.yaml``
-(`read_project`). `read_unit`, `read_history` and `read_releases` read the shapes several kinds
-of data file share. Used by `validate` (the data files), `termbase`, the check's waivers and
+languages of ``translations/languages.yaml``, the sources of ``rules/sources.yaml``
+(`read_project`) and the rules releases, named by the files of ``rules/releases/``
+(`layout.release_dates`). `read_unit`, `read_history` and `read_releases` read the shapes several
+kinds of data file share (a list of releases: `releaseranges`). Used by `validate` (the data files), `termbase`, the check's waivers and
 `languages`.
 """
 
@@ -25,6 +26,7 @@ from .layout import LANGUAGES_FILE, SOURCES_FILE
 from .load import MapNode, Node, Scalar, SeqNode, SourceFile
 from .models import SOURCE_LANGUAGE, HistoryEntry, Language, Pos, Source, Status, Unit, UnitKind, Variant
 from .refs import parse_rule_number
+from .releaseranges import ReleaseOrder, split
 
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 # An id becomes a file name (rules/<id>.md, api/<lang>/rules/<id>.json, a folder of the site): at
@@ -189,6 +191,8 @@ class Reader:
 class Context:
     languages: tuple[str, ...]
     sources: frozenset[str]
+    # the project's rules releases, oldest first: what the release lists of texts and histories name
+    releases: ReleaseOrder = ReleaseOrder(())
 
     @functools.cached_property
     def source_ids(self) -> tuple[str, ...]:
@@ -244,26 +248,29 @@ def sources_from(f: SourceFile) -> tuple[dict[str, Source], list[Problem]]:
 
 @dataclass(frozen=True)
 class Project:
-    """The languages and sources of a project: what its data files are checked against."""
+    """The languages, sources and rules releases of a project: what its data files are checked against."""
 
     languages: tuple[Language, ...]
     sources: Mapping[str, Source]
     problems: tuple[Problem, ...]
+    releases: tuple[str, ...] = ()   # the dates of the files of rules/releases/ (`layout.release_dates`)
 
     @property
     def context(self) -> Context:
-        return Context(tuple(lang.code for lang in self.languages), frozenset(self.sources))
+        return Context(tuple(lang.code for lang in self.languages), frozenset(self.sources), ReleaseOrder(self.releases))
 
 
-def read_project(languages_file: SourceFile | None, sources_file: SourceFile | None, root: Path) -> Project:
-    """The languages and sources out of their parsed files; a DataError when one is missing."""
+def read_project(languages_file: SourceFile | None, sources_file: SourceFile | None, root: Path,
+                 releases: tuple[str, ...] = ()) -> Project:
+    """The languages and sources out of their parsed files, and the releases (`releases`: the
+    dates the files of rules/releases/ are named by); a DataError when a file is missing."""
     for path, found in ((LANGUAGES_FILE, languages_file), (SOURCES_FILE, sources_file)):
         if found is None:
             raise DataError([Problem(path, 1, 1, f"{path} is missing",
                                      f"create it (see README.md, 'Data model'); project root: {root}")])
     languages, problems = languages_from(languages_file)  # type: ignore[arg-type]
     sources, found = sources_from(sources_file)  # type: ignore[arg-type]
-    return Project(languages, MappingProxyType(sources), tuple(problems + found))
+    return Project(languages, MappingProxyType(sources), tuple(problems + found), releases)
 
 
 
@@ -297,7 +304,7 @@ def read_variant(r: Reader, ctx: Context, node: Node, lang: str, single: bool, w
         if lang != SOURCE_LANGUAGE:
             r.error(m.key_node("releases"), f"{what}: only an English text lists 'releases'",  # type: ignore[arg-type]
                     "remove the field; it lists the rules releases whose official English this is")
-        releases = read_releases(r, fields["releases"], f"{what} releases")
+        releases = read_releases(r, ctx, fields["releases"], f"{what} releases")
     if text is None or source is None or status is None:
         return None
     return Variant(text=text, source=source, status=Status(status),
@@ -305,29 +312,42 @@ def read_variant(r: Reader, ctx: Context, node: Node, lang: str, single: bool, w
                    translated_from=translated_from, note=note, releases=releases)
 
 
-def read_releases(r: Reader, node: Node | None, what: str) -> tuple[str, ...]:
-    """A list of rules release dates, oldest first, each once. (The complete rules list ~490,000
-    release dates of ~110 releases: a date once found valid comes from `_release_date`, without
-    the general `Reader.date`.)"""
-    dates = []
-    for item in r.sequence(node, what):
-        date = _release_date(item.value) if type(item) is Scalar else None
-        if date is None:
-            date = r.date(item, f"{what} item")
-            if date is None:
-                continue
-        dates.append(date)
-    unique = sorted(set(dates))
-    if dates != unique:
-        r.error(node, f"{what} must list each release once, oldest first",  # type: ignore[arg-type]
-                f"write them as [{', '.join(repr(d) for d in unique)}]")
-    return tuple(unique)
+def read_releases(r: Reader, ctx: Context, node: Node | None, what: str) -> tuple[str, ...]:
+    """A list of rules releases: one line of dates and ranges in release order
+    (``2005-10-01..2009-05-01, 2011-06-17``, `releaseranges`), or a YAML list of dates, oldest
+    first (the form the import wrote before; it is read the same), each an imported release
+    (a file of rules/releases/), named once. The tuple of the dates, oldest first; equal lines
+    give one shared tuple. A flaw is named at the item's line and column."""
+    order = ctx.releases
+    if type(node) is Scalar:
+        found = order.expand(node.value)
+        if found is not None:   # (nearly every line: the complete rules repeat ~2,800 lines 22,900 times)
+            return found
+        items = split(node.value)
+        found, flaws = order.read([item for item, _ in items])
+        start = node.column + (1 if node.quoted else 0)   # the line as written on one line, as the import does
+        for flaw in flaws:
+            offset = items[flaw.item][1] if items else 0
+            _release_flaw(r, node.line, start + offset, what, flaw.message, flaw.hint)
+        return found
+    if not isinstance(node, SeqNode):
+        r.error(node, f"{what} must be one line of release dates and ranges",  # type: ignore[arg-type]
+                "write them as START..END or single dates, oldest first, separated by ', ' (2005-10-01..2009-05-01, 2011-06-17)")
+        return ()
+    listed = node.items
+    values = [item.value if type(item) is Scalar else "" for item in listed]
+    found, flaws = order.read(values)
+    for flaw in flaws:
+        at = listed[flaw.item] if listed else node
+        if type(at) is not Scalar and listed:
+            r.error(at, f"{what}: an item is not a date", "write each release as its date, e.g. '2026-01-16'")
+        else:
+            _release_flaw(r, at.line, at.column, what, flaw.message, flaw.hint)
+    return found
 
 
-@functools.lru_cache(maxsize=4096)
-def _release_date(value: str) -> str | None:
-    """`value` as `Reader.date` returns a valid full date (interned), None when it is not one."""
-    return sys.intern(value) if is_date(value, False) else None
+def _release_flaw(r: Reader, line: int, column: int, what: str, message: str, hint: str) -> None:
+    r.problems.append(Problem(r.file, line, column, f"{what}: {message}", hint))
 
 
 RULING_LINK = "ruling"   # the key of a rule note that is an official card ruling: the ruling's id
@@ -377,7 +397,7 @@ def read_history(r: Reader, ctx: Context, node: Node | None) -> tuple[HistoryEnt
         since = r.date(m.get("since"), "history since", partial=True)
         until = r.date(m.get("until"), "history until", partial=True)
         source = r.choice(m.get("source"), "history source", ctx.source_ids)
-        releases = read_releases(r, m.get("releases"), "history releases") if m.get("releases") is not None else ()
+        releases = read_releases(r, ctx, m.get("releases"), "history releases") if m.get("releases") is not None else ()
         if since and until and since > until:
             r.error(m, f"history entry {number}: since {since} is after until {until}", "swap or correct the dates")
         if number and source:

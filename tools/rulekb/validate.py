@@ -18,7 +18,8 @@ from types import MappingProxyType
 from typing import Callable, Sequence, TypeVar
 
 from .diagnostics import DataError, Problem, did_you_mean
-from .layout import CARDS_DIR, GLOSSARY_DIR, LANGUAGES_FILE, RELEASES_DIR, RULES_DIR, RULINGS_DIR, SOURCES_FILE, TRANSLATIONS_DIR
+from .layout import (CARDS_DIR, GLOSSARY_DIR, LANGUAGES_FILE, RELEASES_DIR, RULES_DIR, RULINGS_DIR, SOURCES_FILE, TRANSLATIONS_DIR,
+                     release_dates)
 from .load import MapNode, Node, Scalar, SourceFile
 from .models import (SOURCE_LANGUAGE, Card, GlossaryEntry, HistoryEntry, KnowledgeBase, Move, Pos, Rule, RulesRelease,
                      Ruling, Subrule, Unit, UnitKind, subrule_number)
@@ -253,6 +254,12 @@ class FileContents:
     problems: tuple[Problem, ...] = ()
 
 
+def reads_releases(path: str) -> bool:
+    """Whether `check_file` reads lists of rules releases in the file `path` (rules and glossary
+    terms), whose contents then depend on the project's releases (`Context.releases`)."""
+    return path.startswith((RULES_DIR + "/", GLOSSARY_DIR + "/"))
+
+
 def check_file(f: SourceFile, ctx: Context) -> FileContents:
     """Schema-check one parsed data file (by the folder it is in) into its models."""
     path = f.path
@@ -283,7 +290,7 @@ def build_knowledge_base(files: Sequence[SourceFile], root: Path = Path(".")) ->
     """Schema-check parsed files (a whole project, as `load.load_files` gives it) and build the
     KnowledgeBase, or raise DataError. (`knowledge.load_knowledge_base` reads a project from disk.)"""
     by_path = {f.path: f for f in files}
-    project = read_project(by_path.get(LANGUAGES_FILE), by_path.get(SOURCES_FILE), root)
+    project = read_project(by_path.get(LANGUAGES_FILE), by_path.get(SOURCES_FILE), root, release_dates(by_path))
     ctx = project.context
     return assemble(project, [check_file(f, ctx) for f in files])
 
@@ -306,7 +313,7 @@ def assemble(project: Project, contents: Sequence[FileContents]) -> KnowledgeBas
         cites += [(c.path, node, what) for node, what in c.cites]
         problems += c.problems
     problems += _cross_file(rules, cards, rulings, cites)
-    problems += _releases_cross(rules, glossary, releases)
+    problems += _releases_cross(rules)
     # Rules of older releases may share a number with a rule of a newer one (702.78 was Retrace,
     # is Conspire): for the same number the newest release comes last.
     kb = KnowledgeBase(project.languages, project.sources,
@@ -389,17 +396,14 @@ def _moves_cross(rules: list[Rule], kb: KnowledgeBase) -> list[Problem]:
     return problems
 
 
-def _releases_cross(rules: list[Rule], glossary: list[GlossaryEntry], releases: list[RulesRelease]) -> list[Problem]:
-    """Each imported release cited by a text or a history has its release file; in each
-    release a number names one rule and a rule has one number."""
+def _releases_cross(rules: list[Rule]) -> list[Problem]:
+    """In each release a number names one rule and a rule has one number. (That each release a
+    text or a history names has its file of rules/releases/ is checked per file: `read_releases`.)"""
     problems: list[Problem] = []
-    known = {r.date for r in releases}
     owner: dict[tuple[str, str], Rule] = {}
-    cited: set[str] = set()
     for rule in rules:
         mine: dict[str, str] = {}
         for entry in rule.history:
-            cited.update(entry.releases)
             for rel in entry.releases:
                 if rel in mine and mine[rel] != entry.number:
                     problems.append(Problem(rule.file, rule.line, 1, f"rule {rule.id} has two numbers in the release {rel}: "
@@ -410,27 +414,4 @@ def _releases_cross(rules: list[Rule], glossary: list[GlossaryEntry], releases: 
                     problems.append(Problem(rule.file, rule.line, 1, f"{entry.number} is both {other.id} ({other.file}) and "
                                             f"{rule.id} in the release {rel}",
                                             "one rule per number and release: correct one history entry"))
-    for unit in [u for rule in rules for u in rule.units] + [u for g in glossary for u in g.units]:
-        for v in unit.variants.get(SOURCE_LANGUAGE, ()):
-            cited.update(v.releases)
-    missing = cited - known
-    if not missing:
-        return problems
-    # (only now, for the releases without a file: where each is cited first)
-    first: dict[str, Pos] = {}
-    for rule in rules:
-        for entry in rule.history:
-            for rel in missing.intersection(entry.releases):
-                first.setdefault(rel, Pos(rule.file, rule.line))
-        for unit in rule.units:
-            for v in unit.variants.get(SOURCE_LANGUAGE, ()):
-                for rel in missing.intersection(v.releases):
-                    first.setdefault(rel, v.pos)
-    for v in (v for g in glossary for unit in g.units for v in unit.variants.get(SOURCE_LANGUAGE, ())):
-        for rel in missing.intersection(v.releases):
-            first.setdefault(rel, v.pos)
-    for rel, pos in sorted(first.items()):
-        problems.append(Problem(pos.file, pos.line, 1, f"the release {rel} is cited but rules/releases/{rel}.yaml is missing",
-                                f"import the release again (rulekb import cr FILE) or remove {rel} from the texts"))
     return problems
-
