@@ -314,6 +314,72 @@ def test_an_older_release_imported_later_keeps_the_newest_canonical(tmp_path):
     assert {rel: e.number for e in retrace.history for rel in e.releases} == {"2030-01-01": "702.3", "2031-06-01": "702.4"}
 
 
+def _release_as(tmp_path: Path, source: Path, date: str, said: str) -> Path:
+    """A synthetic release's text as the release of `date` (its first lines say `said`)."""
+    text = source.read_text("utf-8")
+    text = re.sub(r"effective as of [A-Z][a-z]+ \d+, \d{4}\.", f"effective as of {said}.", text)
+    return write(tmp_path / f"release-{date}.txt", text, "utf-8", "\n")
+
+
+def _releases_line(path: Path, text: str) -> str:
+    """The `releases:` line of the English variant with the text `text` in the file `path`."""
+    lines = path.read_text("utf-8").splitlines()
+    at = next(i for i, line in enumerate(lines) if line.strip() in (f"- text: {text}", f"text: {text}"))
+    return next(line.strip() for line in lines[at:] if line.strip().startswith("releases:"))
+
+
+def test_a_new_release_extends_the_ranges_of_the_texts(synthetic, tmp_path):
+    """The files list each text's releases as ranges: a text that continues in a new release
+    extends its range to it, one that stops keeps its range, one that comes back gets a new
+    range; a release imported later between others splits a range the text is not in. Each
+    state loads, and importing all again changes no byte."""
+    import_release(synthetic, SYNTHETIC[1])
+    section = synthetic / "rules" / "comprehensive" / "section-keyword-abilities.yaml"
+    retrace = synthetic / "rules" / "comprehensive" / "retrace.yaml"
+    old_a = english_versions(load_knowledge_base(synthetic).rule("retrace").subrule("a").unit)
+    (old_text, _), (new_text, _) = [(v.text, v.releases) for _, v in old_a][-2:]
+    assert _releases_line(retrace, old_text) == "releases: '2030-01-01'"
+    assert _releases_line(retrace, new_text) == "releases: '2031-06-01'"
+    assert _releases_line(section, "Deathtouch") == "releases: 2030-01-01..2031-06-01"
+    # 2032: the text of 2030 again (Retrace's subrule a as it was then), then 2030-06-01 (as 2031)
+    import_release(synthetic, _release_as(tmp_path, SYNTHETIC[0], "2032-01-01", "January 1, 2032"))
+    assert _releases_line(retrace, old_text) == "releases: 2030-01-01, 2032-01-01"       # back again
+    assert _releases_line(retrace, new_text) == "releases: '2031-06-01'"                 # stopped
+    assert _releases_line(section, "Deathtouch") == "releases: 2030-01-01..2032-01-01"   # continued
+    import_release(synthetic, _release_as(tmp_path, SYNTHETIC[1], "2030-06-01", "June 1, 2030"))
+    assert _releases_line(retrace, new_text) == "releases: 2030-06-01..2031-06-01"
+    assert _releases_line(retrace, old_text) == "releases: 2030-01-01, 2032-01-01"
+    assert _releases_line(section, "Deathtouch") == "releases: 2030-01-01..2032-01-01"   # holds 2030-06-01 now
+    kb = load_knowledge_base(synthetic, cache=False)
+    english = {v.text: v.releases for v in kb.rule("retrace").subrule("a").unit.variants[SOURCE_LANGUAGE]}
+    assert english[old_text] == ("2030-01-01", "2032-01-01")
+    assert english[new_text] == ("2030-06-01", "2031-06-01")
+    before = rules_digest(synthetic)
+    files = [SYNTHETIC[0], tmp_path / "release-2030-06-01.txt", SYNTHETIC[1], tmp_path / "release-2032-01-01.txt"]
+    result = import_releases(synthetic, files, force=True)
+    assert (result.added, result.changed, result.deleted) == ((), (), ())
+    assert rules_digest(synthetic) == before
+
+
+def test_a_release_between_two_others_splits_the_ranges_of_texts_not_in_it(synthetic, tmp_path):
+    """2030-01-01 and 2031-06-01 imported, then 2030-06-01 (2030's text with Deathtouch's 702.2a
+    reworded): the wording of 702.2a of both releases around it is in two ranges now."""
+    import_release(synthetic, SYNTHETIC[1])
+    section = synthetic / "rules" / "comprehensive" / "section-keyword-abilities.yaml"
+    assert _releases_line(section, "Deathtouch is a static ability.") == "releases: 2030-01-01..2031-06-01"
+    middle = _release_as(tmp_path, SYNTHETIC[0], "2030-06-01", "June 1, 2030")
+    middle.write_text(middle.read_text("utf-8").replace("702.2a Deathtouch is a static ability.",
+                                                        "702.2a Deathtouch is a static keyword ability."), "utf-8")
+    result = import_release(synthetic, middle)
+    assert "rules/comprehensive/section-keyword-abilities.yaml" in result.changed
+    assert _releases_line(section, "Deathtouch is a static ability.") == "releases: 2030-01-01, 2031-06-01"
+    assert _releases_line(section, "Deathtouch is a static keyword ability.") == "releases: '2030-06-01'"
+    assert _releases_line(section, "Deathtouch") == "releases: 2030-01-01..2031-06-01"   # in all three
+    kb = load_knowledge_base(synthetic, cache=False)
+    unit = kb.rule("deathtouch").subrule("a").unit
+    assert [v.releases for v in unit.variants[SOURCE_LANGUAGE]] == [("2030-01-01", "2031-06-01"), ("2030-06-01",)]
+
+
 def test_import_into_a_dataset_leaves_the_project_alone(tmp_path, capsys):
     project = data_copy(tmp_path / "project")
     (project / "mkdocs.yml").write_text("site_name: test\n", "utf-8")

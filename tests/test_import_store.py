@@ -11,8 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import ROOT, SEED
-from rulekb.importers.store import FlowDict, FlowList, Tree, dump, dump_pyyaml, plain
+from rulekb.importers.store import FlowDict, ReleaseList, Tree, dump, dump_pyyaml, plain
+from rulekb.layout import release_dates
 from rulekb.load import parse_file, parse_text
+from rulekb.releaseranges import ReleaseOrder
 
 # texts with what makes YAML quoting hard: indicators, ": ", " #", quotes, leading/trailing
 # spaces, line breaks, non-printable characters, YAML 1.1 booleans and numbers, unicode
@@ -24,6 +26,7 @@ TRICKY = st.one_of(
     st.text(alphabet=st.sampled_from(list("ab :#-'\"\n\t,[]{}&*!|>%@`?.0123“”„’é\x85\u2028")), max_size=12),
 )
 KEYS = st.sampled_from(["text", "source", "a", "b-2", "2009-07-11", "n1", "yes", "702.78"])
+ORDER = ReleaseOrder(("2008-07-15", "2009-02-01", "2009-07-11", "2011-05-01", "2026-01-16"))
 LEAF = st.one_of(TRICKY, st.booleans())
 
 
@@ -33,7 +36,7 @@ def data_strategy():
         lambda children: st.one_of(
             st.lists(children, max_size=3),
             st.dictionaries(KEYS, children, max_size=3),
-            st.lists(TRICKY, max_size=3).map(FlowList),
+            st.lists(st.sampled_from(ORDER.dates + ("2010-01-01",)), min_size=1, max_size=5).map(ReleaseList),
             st.dictionaries(KEYS, st.sampled_from(["a", "b", "c"]), max_size=2).map(FlowDict),
         ),
         max_leaves=8,
@@ -43,19 +46,22 @@ def data_strategy():
 @settings(max_examples=300, deadline=None)
 @given(st.dictionaries(KEYS, data_strategy(), min_size=1, max_size=4))
 def test_the_fast_emitter_writes_what_pyyaml_writes(data):
-    assert dump(data) == dump_pyyaml(data)
+    assert dump(data, ORDER) == dump_pyyaml(data, ORDER)
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.dictionaries(KEYS, data_strategy(), min_size=1, max_size=4))
 def test_what_is_written_loads_back_the_same(data):
-    node, problems = parse_text("x.yaml", dump(data))
+    node, problems = parse_text("x.yaml", dump(data, ORDER))
     assert problems == []
     assert plain(node) == _loaded(data)
 
 
 def _loaded(data):
-    """Plain data as the strict loader reads it back: every scalar text, booleans booleans."""
+    """Plain data as the strict loader reads it back: every scalar text, booleans booleans, a
+    list of releases its line."""
+    if isinstance(data, ReleaseList):
+        return ORDER.line(data)
     if isinstance(data, dict):
         return {k: _loaded(v) for k, v in data.items()}
     if isinstance(data, list):
@@ -69,14 +75,16 @@ def test_the_project_s_files_are_written_back_byte_for_byte():
     files = sorted(p for p in (SEED / "rules").rglob("*.yaml")) + sorted((ROOT / "translations").rglob("*.yaml"))
     folders = sorted({p.parent for p in (ROOT / "rules").rglob("*.yaml")})
     files += [min(folder.glob("*.yaml")) for folder in folders]   # rules/sources.yaml, cards/0.yaml …
+    files += [ROOT / "rules" / "comprehensive" / "retrace.yaml"]
     assert len(folders) >= 5
+    order = ReleaseOrder(release_dates(f"rules/releases/{p.name}" for p in (ROOT / "rules" / "releases").glob("*.yaml")))
     for path in files:
         parsed, problems = parse_file(path, path.parent)
         assert not problems
         text = path.read_text("utf-8")
         if text.lstrip().startswith("#") or "\n#" in text:
             continue  # comments are not data: files with comments are never rewritten, only appended to
-        assert dump(plain(parsed.root)) == text, path
+        assert dump(plain(parsed.root, order), order) == text, path
 
 
 def test_a_tree_writes_only_what_changed(tmp_path):
@@ -86,12 +94,12 @@ def test_a_tree_writes_only_what_changed(tmp_path):
     tree = Tree.read(tmp_path, ("rules",))
     assert tree.changes() == ([], [], [])
     tree.files["rules/b.yaml"]["text"] = "x: y"
-    tree.put("rules/c.yaml", {"id": "c", "releases": FlowList(["2026-01-16"])})
+    tree.put("rules/c.yaml", {"id": "c", "releases": ReleaseList(["2026-01-16"])})
     added, changed, deleted = tree.save()
     assert (added, changed, deleted) == (["rules/c.yaml"], ["rules/b.yaml"], [])
     assert (tmp_path / "rules" / "a.yaml").read_text("utf-8") == "id: a\nflag: true\n# a comment\n"
     assert (tmp_path / "rules" / "b.yaml").read_text("utf-8") == "id: b\ntext: 'x: y'\n"
-    assert (tmp_path / "rules" / "c.yaml").read_text("utf-8") == "id: c\nreleases: ['2026-01-16']\n"
+    assert (tmp_path / "rules" / "c.yaml").read_text("utf-8") == "id: c\nreleases: '2026-01-16'\n"
     assert not list((tmp_path / "rules").glob("*tmp"))
 
 
@@ -122,3 +130,48 @@ def test_a_full_disk_while_saving_changes_no_file(tmp_path, monkeypatch):
 ])
 def test_scalars_are_quoted_only_when_needed(value, written):
     assert dump({"k": value}) == f"k: {written}\n"
+
+
+def _releases_tree(tmp_path, dates, text):
+    (tmp_path / "rules" / "releases").mkdir(parents=True)
+    for date in dates:
+        (tmp_path / "rules" / "releases" / f"{date}.yaml").write_text(f"release: '{date}'\n", "utf-8")
+    (tmp_path / "rules" / "t.yaml").write_text(text, "utf-8")
+    return Tree.read(tmp_path, ("rules",))
+
+
+def test_a_tree_reads_lists_of_releases_as_dates_and_writes_them_as_ranges(tmp_path):
+    tree = _releases_tree(tmp_path, ("2009-02-01", "2009-07-11", "2011-05-01", "2026-01-16"),
+                          "releases: 2009-02-01..2011-05-01\nnumbers:\n- releases: '2026-01-16'\n")
+    assert tree.files["rules/t.yaml"] == {"releases": ["2009-02-01", "2009-07-11", "2011-05-01"],
+                                          "numbers": [{"releases": ["2026-01-16"]}]}
+    assert tree.changes() == ([], [], [])
+    tree.files["rules/t.yaml"]["releases"].append("2026-01-16")
+    tree.files["rules/t.yaml"]["numbers"][0]["releases"].remove("2026-01-16")
+    tree.files["rules/t.yaml"]["numbers"][0]["releases"] += ["2009-02-01", "2011-05-01"]
+    assert tree.save() == ([], ["rules/t.yaml"], [])
+    assert (tmp_path / "rules" / "t.yaml").read_text("utf-8") == (
+        "releases: 2009-02-01..2026-01-16\nnumbers:\n- releases: 2009-02-01, 2011-05-01\n")
+
+
+def test_the_former_lists_of_dates_are_written_as_ranges(tmp_path):
+    """A file of the former form is written again (its data unchanged): the import's form."""
+    tree = _releases_tree(tmp_path, ("2009-02-01", "2009-07-11", "2011-05-01"),
+                          "releases: ['2009-02-01', '2009-07-11']\nother: ['2011-05-01']\n")
+    assert tree.changes() == ([], ["rules/t.yaml"], [])
+    tree.save()
+    assert (tmp_path / "rules" / "t.yaml").read_text("utf-8") == "releases: 2009-02-01..2009-07-11\nother:\n- '2011-05-01'\n"
+    assert Tree.read(tmp_path, ("rules",)).changes() == ([], [], [])
+
+
+def test_a_release_between_a_ranges_ends_splits_the_range(tmp_path):
+    """A release imported after all others leaves every range as it was; one imported between the
+    ends of a range the text is not in splits it (the data is the same, the line is not)."""
+    text = "releases: 2009-02-01..2011-05-01\n"
+    tree = _releases_tree(tmp_path, ("2009-02-01", "2011-05-01"), text)
+    tree.put("rules/releases/2026-01-16.yaml", {"release": "2026-01-16"})
+    assert tree.changes() == (["rules/releases/2026-01-16.yaml"], [], [])
+    tree.put("rules/releases/2010-01-01.yaml", {"release": "2010-01-01"})
+    assert tree.changes() == (["rules/releases/2010-01-01.yaml", "rules/releases/2026-01-16.yaml"], ["rules/t.yaml"], [])
+    tree.save()
+    assert (tmp_path / "rules" / "t.yaml").read_text("utf-8") == "releases: 2009-02-01, 2011-05-01\n"

@@ -43,7 +43,7 @@ from ..layout import SOURCES_FILE
 from ..validate import build_knowledge_base
 from . import crtext, identity
 from .identity import number_key
-from .store import FlowDict, FlowList, Tree, open_target, plain, prepare_dataset, register_source
+from .store import FlowDict, ReleaseList, Tree, open_target, plain, prepare_dataset, register_source
 
 RULES_DIR = "rules/comprehensive"
 GLOSSARY_DIR = "rules/glossary"
@@ -57,17 +57,20 @@ HISTORY_KEYS = ("number", "since", "until", "source", "releases")
 
 
 # The modules that decide what the import of a release writes; a hash of them is the importer's
-# version, recorded in each release file (`importer:`). The YAML writer (store.dump) is not in
-# it: its bytes are PyYAML's, whatever its code (tests/test_import_store.py).
-IMPORTER_MODULES = ("cr.py", "crtext.py", "identity.py")
+# version, recorded in each release file (`importer:`): what is read (crtext), matched
+# (identity) and merged (cr), and how it is written (store: the YAML writer and the form of the
+# lists of releases, with releaseranges, which writes their lines). (yamledit, the byte-preserving
+# editor of `po import` and `lang add`, writes nothing an import writes.)
+IMPORTER_MODULES = ("importers/cr.py", "importers/crtext.py", "importers/identity.py", "importers/store.py",
+                    "releaseranges.py")
 
 
 @functools.lru_cache(maxsize=1)
 def importer_version() -> str:
     """The version of this importer's code (`IMPORTER_MODULES`): a release file imported by it,
     from the same bytes, is imported already (`imported_already`)."""
-    here = Path(__file__).resolve().parent
-    return code_version([here / name for name in IMPORTER_MODULES])
+    package = Path(__file__).resolve().parent.parent
+    return code_version([package / name for name in IMPORTER_MODULES])
 
 
 _FIRST, _SECOND = operator.itemgetter(0), operator.itemgetter(1)
@@ -123,17 +126,17 @@ def add_text(unit: dict[str, Any], text: str, date: str, release_sources: frozen
     for v in variants:
         if v.get("text") == text and v.get("source") in release_sources:
             rels = set(v.get("releases", ())) | {date}
-            v["releases"] = FlowList(sorted(rels))
+            v["releases"] = ReleaseList(sorted(rels))
             counts.same_texts += 1
             return
-    variants.append({"text": text, "source": source_id(date), "status": "official", "releases": FlowList([date])})
+    variants.append({"text": text, "source": source_id(date), "status": "official", "releases": ReleaseList([date])})
     counts.new_texts += 1
 
 
 def retract(unit: dict[str, Any], date: str) -> None:
     for v in unit.get(SOURCE_LANGUAGE, []) or []:
         if date in v.get("releases", ()):
-            v["releases"] = FlowList(r for r in v["releases"] if r != date)
+            v["releases"] = ReleaseList(r for r in v["releases"] if r != date)
 
 
 def finish_unit(unit: dict[str, Any], date: str, present_in: str | None) -> None:
@@ -353,7 +356,7 @@ class RuleState:
                 home = next((e for e, end in zip(history, ends) if e.get("number") == number and _covers(e, end, rel)),
                             None)
                 if home is not None:
-                    home.setdefault("releases", FlowList()).append(rel)
+                    home.setdefault("releases", ReleaseList()).append(rel)
                     open_run = False
                     continue
                 if open_run and runs[-1][0] == number:
@@ -368,7 +371,7 @@ class RuleState:
             if last != last_known or last < newest:
                 entry["until"] = last
             entry["source"] = source_id(first)
-            entry["releases"] = FlowList(rels)
+            entry["releases"] = ReleaseList(rels)
             history.append(entry)
         history.sort(key=lambda e: (e.get("since") or "", number_key(e["number"])))
         history = [_ordered(e, HISTORY_KEYS) for e in history]
@@ -434,18 +437,6 @@ def _effective(release: crtext.Release, effective: str | None, path: str) -> str
                                  "(no line 'These rules are effective as of <Month> <day>, <year>.')",
                                  "give the date: --effective YYYY-MM-DD")])
     return release.effective
-
-
-def to_node(data: Any, line: int = 1) -> Node:
-    """Plain data as positioned nodes, for validating what an import would write."""
-    if type(data) is str:
-        return Scalar(data, line, 1, True)
-    if isinstance(data, dict):
-        return MapNode(tuple([(Scalar(k, line, 1, False), to_node(v, line)) for k, v in data.items()]), line, 1)
-    if isinstance(data, list):
-        return SeqNode(tuple([to_node(v, line) for v in data]), line, 1)
-    value = ("true" if data else "false") if isinstance(data, bool) else str(data)
-    return Scalar(value, line, 1, not isinstance(data, bool))
 
 
 class Merge:
@@ -932,7 +923,7 @@ def _current(tree: Tree, loaded: tuple[SourceFile, ...]) -> tuple[SourceFile, ..
     added, changed, deleted = tree.changes()
     touched = set(added) | set(changed) | {SOURCES_FILE}
     out = [f for f in loaded if f.path not in touched and f.path not in deleted]
-    out += [SourceFile(path, to_node(tree.files[path])) for path in sorted(touched)]
+    out += [SourceFile(path, tree.node(path)) for path in sorted(touched)]
     return tuple(out)
 
 

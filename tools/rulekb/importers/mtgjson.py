@@ -50,7 +50,7 @@ from ..load import SourceFile
 from ..models import SOURCE_LANGUAGE, KnowledgeBase, normalise
 from ..schema import UUID
 from ..validate import build_knowledge_base
-from .cr import shared_path, slug, to_node
+from .cr import shared_path, slug
 from .identity import fold
 from .notelinks import NoteLink, link_notes
 from .store import Tree, open_target, register_source
@@ -355,7 +355,7 @@ def import_sets(root: Path, paths: list[Path], into: Path | None = None) -> Mtgj
     touched = set(added) | set(changed)
     if touched or sources_text is not None:   # else nothing to write: the tree loaded as it is (a re-import)
         check = [f for f in parsed if f.path not in touched and f.path != SOURCES_FILE]
-        check += [SourceFile(path, to_node(tree.files[path])) for path in sorted(touched | {SOURCES_FILE})]
+        check += [SourceFile(path, tree.node(path)) for path in sorted(touched | {SOURCES_FILE})]
         try:
             build_knowledge_base(tuple(check), target)
         except DataError as exc:

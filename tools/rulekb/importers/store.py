@@ -3,9 +3,13 @@ strings, booleans), and their deterministic writing.
 
 Reading goes through the strict loader of `load` (same refusals, same positions); writing uses
 PyYAML's emitter with fixed settings (key order kept, unicode as is, no line wrapping, literal
-blocks for multi-line texts, one-line flow lists for release dates). A file is written only
-when its data changed, so importing the same data twice leaves every byte as it was, and the
-files nobody touched keep their formatting and comments.
+blocks for multi-line texts, one-line flow mappings for subrule letters). A text's or a
+history's `releases` is a `ReleaseList` of dates in the plain data, read from and written as
+one line of dates and ranges in the order of the tree's releases (`releaseranges`). A file is
+written only when what it would hold changed, so importing the same data twice leaves every
+byte as it was, and the files nobody touched keep their formatting and comments; a file whose
+release lists are not written as the import writes them (the former YAML lists of dates) is
+written again, and so is one whose ranges a release imported between their ends would change.
 """
 
 from __future__ import annotations
@@ -22,7 +26,9 @@ import yaml
 
 from ..diagnostics import DataError, Problem
 from ..files import WriteError, make_folder, os_problem, write_all
-from ..load import MapNode, Node, Scalar, SourceFile, parse_file
+from ..layout import release_dates
+from ..load import MapNode, Node, Scalar, SeqNode, SourceFile, parse_file
+from ..releaseranges import ReleaseOrder
 
 if TYPE_CHECKING:
     from ..models import KnowledgeBase
@@ -32,12 +38,13 @@ try:
 except ImportError:  # pragma: no cover - depends on the PyYAML build
     from yaml import SafeDumper as _Dumper  # type: ignore[assignment]
 
-FLOW_KEYS = frozenset({"releases"})
+RELEASES_KEY = "releases"
 FLOW_MAP_PARENTS = frozenset({"letters"})
 
 
-class FlowList(list):
-    """A list written on one line: ``releases: ['2009-07-11', '2011-05-01']``."""
+class ReleaseList(list):
+    """The releases (dates) of a text or of a rule's number, written as one line of dates and
+    ranges in the order of the tree's releases: ``releases: 2009-07-11..2011-05-01``."""
 
 
 class FlowDict(dict):
@@ -55,23 +62,36 @@ def _str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
     return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
 
 
-def _flow(dumper: yaml.SafeDumper, value: FlowList) -> yaml.SequenceNode:
-    return dumper.represent_sequence("tag:yaml.org,2002:seq", value, flow_style=True)
-
-
 _Writer.add_representer(str, _str)
 def _flow_map(dumper: yaml.SafeDumper, value: FlowDict) -> yaml.MappingNode:
     return dumper.represent_mapping("tag:yaml.org,2002:map", value, flow_style=True)
 
 
-_Writer.add_representer(FlowList, _flow)
 _Writer.add_representer(FlowDict, _flow_map)
 
 
-def dump_pyyaml(data: Any) -> str:
-    """The reference: what PyYAML writes with the data files' settings (`dump` writes the same)."""
-    return yaml.dump(data, Dumper=_Writer, sort_keys=False, allow_unicode=True, width=1_000_000,
+def dump_pyyaml(data: Any, order: ReleaseOrder | None = None) -> str:
+    """The reference: what PyYAML writes with the data files' settings (`dump` writes the same),
+    each `ReleaseList` as its line in `order`."""
+    return yaml.dump(_lines(data, order), Dumper=_Writer, sort_keys=False, allow_unicode=True, width=1_000_000,
                      default_flow_style=False)
+
+
+def _lines(data: Any, order: ReleaseOrder | None) -> Any:
+    """`data` with each `ReleaseList` as its line in `order` (the text it is written as)."""
+    if isinstance(data, ReleaseList):
+        return _release_line(data, order)
+    if isinstance(data, dict):
+        return type(data)((k, _lines(v, order)) for k, v in data.items())
+    if isinstance(data, list):
+        return [_lines(v, order) for v in data]
+    return data
+
+
+def _release_line(releases: ReleaseList, order: ReleaseOrder | None) -> str:
+    if order is None:
+        raise ValueError("a list of releases is written in the order of the project's releases: give it")
+    return order.line(releases)
 
 
 # ---------------------------------------------------------------- a fast emitter
@@ -199,8 +219,11 @@ def _literal(value: str, indent: int) -> list[str]:
     return [head] + [pad + line if line else "" for line in body.split("\n")]
 
 
-def _value(value: Any, indent: int, out: list[str], prefix: str) -> None:
-    """Write `prefix` + value (prefix is "key:" or "-" with its indentation)."""
+def _value(value: Any, indent: int, out: list[str], prefix: str, order: ReleaseOrder | None) -> None:
+    """Write `prefix` + value (prefix is "key:" or "-" with its indentation); a `ReleaseList` as
+    its line in `order`."""
+    if isinstance(value, ReleaseList):
+        value = _release_line(value, order)
     if type(value) is str:
         text = _scalar(value)
         if text is None:
@@ -211,8 +234,6 @@ def _value(value: Any, indent: int, out: list[str], prefix: str) -> None:
             out.append(f"{prefix} {text}")
     elif value is True or value is False:
         out.append(f"{prefix} {'true' if value else 'false'}")
-    elif isinstance(value, FlowList):
-        out.append(f"{prefix} [" + ", ".join(_flow_scalar(v) for v in value) + "]")
     elif isinstance(value, FlowDict):
         out.append(f"{prefix} {{" + ", ".join(f"{_flow_scalar(k)}: {_flow_scalar(v)}" for k, v in value.items()) + "}")
     elif isinstance(value, dict):
@@ -220,13 +241,13 @@ def _value(value: Any, indent: int, out: list[str], prefix: str) -> None:
             out.append(f"{prefix} {{}}")
         else:
             out.append(prefix)
-            _mapping(value, indent + 2, out)
+            _mapping(value, indent + 2, out, order)
     elif isinstance(value, list):
         if not value:
             out.append(f"{prefix} []")
         else:
             out.append(prefix)
-            _sequence(value, indent if prefix.endswith(":") else indent + 2, out)
+            _sequence(value, indent if prefix.endswith(":") else indent + 2, out, order)
     else:
         raise _Fallback
 
@@ -257,69 +278,123 @@ def _key(key: Any) -> str:
     return text
 
 
-def _mapping(data: dict[str, Any], indent: int, out: list[str]) -> None:
+def _mapping(data: dict[str, Any], indent: int, out: list[str], order: ReleaseOrder | None) -> None:
     pad = " " * indent
     for k, v in data.items():
-        _value(v, indent, out, f"{pad}{_key(k)}:")
+        _value(v, indent, out, f"{pad}{_key(k)}:", order)
 
 
-def _sequence(items: list[Any], indent: int, out: list[str]) -> None:
+def _sequence(items: list[Any], indent: int, out: list[str], order: ReleaseOrder | None) -> None:
     pad = " " * indent
     for item in items:
         if isinstance(item, dict) and item and not isinstance(item, FlowDict):
             first = True
             for k, v in item.items():
-                _value(v, indent + 2, out, f"{pad}- {_key(k)}:" if first else f"{pad}  {_key(k)}:")
+                _value(v, indent + 2, out, f"{pad}- {_key(k)}:" if first else f"{pad}  {_key(k)}:", order)
                 first = False
-        elif isinstance(item, list) and item and not isinstance(item, FlowList):
+        elif isinstance(item, list) and item and not isinstance(item, ReleaseList):
             raise _Fallback  # a list directly in a list
         else:
-            _value(item, indent, out, f"{pad}-")
+            _value(item, indent, out, f"{pad}-", order)
 
 
-def dump(data: Any) -> str:
+def dump(data: Any, order: ReleaseOrder | None = None) -> str:
     """YAML text of plain data, byte for byte as `dump_pyyaml`, several times faster; layouts
     it does not reproduce (rare: lists in lists, texts starting with a space or ending in
-    blank lines, keys that are not simple) are left to PyYAML."""
+    blank lines, keys that are not simple) are left to PyYAML. `order`: the releases each
+    `ReleaseList` is written in (as its line)."""
     if not isinstance(data, dict) or not data:
-        return dump_pyyaml(data)
+        return dump_pyyaml(data, order)
     out: list[str] = []
     try:
-        _mapping(data, 0, out)
+        _mapping(data, 0, out, order)
     except _Fallback:
-        return dump_pyyaml(data)
+        return dump_pyyaml(data, order)
     return "\n".join(out) + "\n"
 
 
-def plain(node: Node, key: str = "") -> Any:
+def plain(node: Node, order: ReleaseOrder | None = None) -> Any:
     """Nodes of `load` as plain data; unquoted true/false become booleans, every other scalar
-    stays text (as the schema reads it)."""
-    if isinstance(node, Scalar):
-        if not node.quoted and node.value in ("true", "false"):
-            return node.value == "true"
-        return node.value
-    if isinstance(node, MapNode):
-        if key in FLOW_MAP_PARENTS:
-            return {k.value: FlowDict(plain(v)) if isinstance(v, MapNode) else plain(v, k.value) for k, v in node.items}
-        return {k.value: plain(v, k.value) for k, v in node.items}
-    items = [plain(item) for item in node.items]
-    return FlowList(items) if key in FLOW_KEYS else items
+    stays text (as the schema reads it); given the releases' `order`, each `releases` is a
+    `ReleaseList` (as `Tree` reads them)."""
+    return _Plain(order).value(node, "")
+
+
+@dataclass
+class _Plain:
+    """Plain data of a file's nodes, each `releases` (a line, or the former YAML list of dates)
+    as a `ReleaseList` when `order` is given; notes whether the file has release lists and
+    whether one of them is not written as the import writes it."""
+
+    order: ReleaseOrder | None
+    releases: bool = False     # the file has a list of releases
+    rewrite: bool = False      # … not as `dump` writes it in `order`
+
+    def value(self, node: Node, key: str) -> Any:
+        if key == RELEASES_KEY and self.order is not None:
+            return self.release_list(node)
+        if isinstance(node, Scalar):
+            if not node.quoted and node.value in ("true", "false"):
+                return node.value == "true"
+            return node.value
+        if isinstance(node, MapNode):
+            if key in FLOW_MAP_PARENTS:
+                return {k.value: FlowDict(self.value(v, "")) if isinstance(v, MapNode) else self.value(v, k.value)
+                        for k, v in node.items}
+            return {k.value: self.value(v, k.value) for k, v in node.items}
+        return [self.value(item, "") for item in node.items]
+
+    def release_list(self, node: Node) -> Any:
+        order = self.order
+        assert order is not None
+        self.releases = True
+        if isinstance(node, Scalar):
+            found = order.expand(node.value)
+            if found is None:   # a flawed line: kept as it is (the validator names the flaw)
+                return node.value
+            if order.line(found) != node.value:
+                self.rewrite = True
+            return ReleaseList(found)
+        if isinstance(node, SeqNode) and all(isinstance(item, Scalar) for item in node.items):
+            self.rewrite = True   # the former form, a YAML list of dates
+            return ReleaseList(item.value for item in node.items)  # type: ignore[union-attr]
+        return self.value(node, "")
+
+
+def to_node(data: Any, order: ReleaseOrder | None = None, line: int = 1) -> Node:
+    """Plain data as positioned nodes, for validating what an import would write (a
+    `ReleaseList` as its line in `order`)."""
+    if isinstance(data, ReleaseList):
+        return Scalar(_release_line(data, order), line, 1, True)
+    if type(data) is str:
+        return Scalar(data, line, 1, True)
+    if isinstance(data, dict):
+        return MapNode(tuple([(Scalar(k, line, 1, False), to_node(v, order, line)) for k, v in data.items()]), line, 1)
+    if isinstance(data, list):
+        return SeqNode(tuple([to_node(v, order, line) for v in data]), line, 1)
+    value = ("true" if data else "false") if isinstance(data, bool) else str(data)
+    return Scalar(value, line, 1, not isinstance(data, bool))
 
 
 @dataclass
 class Tree:
     """The YAML files of one project tree, as plain data by relative path, with the changes
-    an import makes to them; `save` writes what changed."""
+    an import makes to them; `save` writes what changed. Its releases are the files of
+    rules/releases/ (`order`): as read (`read_order`, what the files' ranges stand for), and as
+    they will be written."""
 
     root: Path
     files: dict[str, Any] = field(default_factory=dict)
     original: dict[str, Any] = field(default_factory=dict)
     deleted: set[str] = field(default_factory=set)
+    read_order: ReleaseOrder = ReleaseOrder(())
+    with_releases: set[str] = field(default_factory=set)   # the files with lists of releases
+    rewrite: set[str] = field(default_factory=set)         # … one of them not as `dump` writes it
 
     @classmethod
     def read(cls, root: Path, folders: tuple[str, ...]) -> "Tree":
-        tree = cls(root)
         problems: list[Problem] = []
+        parsed_files = []
         for folder in folders:
             base = root / folder
             if not base.is_dir():
@@ -327,21 +402,35 @@ class Tree:
             for path in sorted(base.rglob("*.yaml")):
                 parsed, found = parse_file(path, root)
                 problems += found
-                if parsed is not None:  # two copies: one to change, one to compare with
-                    tree.files[parsed.path] = plain(parsed.root)
-                    tree.original[parsed.path] = plain(parsed.root)
+                if parsed is not None:
+                    parsed_files.append(parsed)
         if problems:
             raise DataError(problems)
-        return tree
+        return cls.from_files(root, parsed_files)
 
     @classmethod
     def from_files(cls, root: Path, files: list[SourceFile]) -> "Tree":
         """A tree of files parsed already (by `load.load_files`)."""
-        tree = cls(root)
+        order = ReleaseOrder(release_dates(f.path for f in files))
+        tree = cls(root, read_order=order)
         for f in files:  # two copies: one to change, one to compare with
-            tree.files[f.path] = plain(f.root)
-            tree.original[f.path] = plain(f.root)
+            reading = _Plain(order)
+            tree.files[f.path] = reading.value(f.root, "")
+            tree.original[f.path] = _Plain(order).value(f.root, "")
+            if reading.releases:
+                tree.with_releases.add(f.path)
+            if reading.rewrite:
+                tree.rewrite.add(f.path)
         return tree
+
+    def order(self) -> ReleaseOrder:
+        """The releases of the tree as it will be written (those read, and those imported since)."""
+        dates = release_dates(self.files)
+        return self.read_order if dates == self.read_order.dates else ReleaseOrder(dates)
+
+    def node(self, path: str) -> Node:
+        """The file `path` as it would be written, as positioned nodes (to validate it)."""
+        return to_node(self.files[path], self.order())
 
     def under(self, folder: str) -> dict[str, Any]:
         prefix = folder.rstrip("/") + "/"
@@ -357,12 +446,19 @@ class Tree:
             self.deleted.add(path)
 
     def changes(self) -> tuple[list[str], list[str], list[str]]:
-        """(added, changed, deleted) paths, sorted."""
+        """(added, changed, deleted) paths, sorted. Changed: a file whose data changed, or whose
+        release lists are to be written anew (not written as `dump` writes them; or their ranges
+        stand for other releases once a release is imported between their ends)."""
         added, changed = [], []
+        order, before = self.order(), self.read_order
+        # releases imported after all others leave every range as it was; one between them may not
+        shifted = order.dates[:len(before.dates)] != before.dates
         for path, data in sorted(self.files.items()):
             if path not in self.original:
                 added.append(path)
-            elif data != self.original[path]:
+            elif data != self.original[path] or path in self.rewrite:
+                changed.append(path)
+            elif shifted and path in self.with_releases and dump(data, order) != dump(self.original[path], before):
                 changed.append(path)
         return added, changed, sorted(self.deleted)
 
@@ -372,7 +468,9 @@ class Tree:
         are given as they are (rules/sources.yaml with its comments) as one change: all or none,
         so a full disk leaves the dataset as it was (WriteError). Then remove the deleted ones."""
         added, changed, deleted = self.changes()
-        writes = [(self.root / path, dump(self.files[path]).encode("utf-8")) for path in added + changed if path not in skip]
+        order = self.order()
+        writes = [(self.root / path, dump(self.files[path], order).encode("utf-8"))
+                  for path in added + changed if path not in skip]
         writes += [(self.root / path, text.encode("utf-8")) for path, text in texts.items()]
         for folder in sorted({target.parent for target, _ in writes}):
             make_folder(folder)
