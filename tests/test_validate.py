@@ -82,6 +82,9 @@ CASES = [
     ("a printing printed twice in a language", "rules/cards/sample-card.yaml", 'source: test-cards',
      'source: test-cards\nprintings: TST 2\nprinted:\n  de:\n    TST 2: Eins\n    TST 2, XLN 114: Zwei',
      ("TST 2, XLN 114", 1), "card printed de: TST 2 is given twice", "once per language"),
+    ("releases of a ruling", "rules/rulings/sample.yaml", "          status: official",
+     "          status: official\n          releases: '2018-01-19'", ("releases:", 1), "a ruling lists no rules releases",
+     "a ruling has its date"),
     ("YAML syntax", RULE, "title:\n", "title: [\n",
      ("status: official", 1), "YAML syntax error", "indentation"),
 ]

@@ -282,7 +282,8 @@ VARIANT_OPTIONAL = ("canonical", "translated_from", "note", "releases")
 STATUSES = tuple(s.value for s in Status)
 
 
-def read_variant(r: Reader, ctx: Context, node: Node, lang: str, single: bool, what: str) -> Variant | None:
+def read_variant(r: Reader, ctx: Context, node: Node, lang: str, single: bool, what: str,
+                 kind: UnitKind | None = None) -> Variant | None:
     m = r.mapping(node, what, VARIANT_FIELDS, VARIANT_OPTIONAL)
     if m is None:
         return None
@@ -304,7 +305,11 @@ def read_variant(r: Reader, ctx: Context, node: Node, lang: str, single: bool, w
         if lang != SOURCE_LANGUAGE:
             r.error(m.key_node("releases"), f"{what}: only an English text lists 'releases'",  # type: ignore[arg-type]
                     "remove the field; it lists the rules releases whose official English this is")
-        releases = read_releases(r, ctx, fields["releases"], f"{what} releases")
+        if kind is UnitKind.RULING:   # (and a ruling file's contents do not depend on the releases: validate.reads_releases)
+            r.error(m.key_node("releases"), f"{what}: a ruling lists no rules releases",  # type: ignore[arg-type]
+                    "remove the field; a ruling has its date")
+        else:
+            releases = read_releases(r, ctx, fields["releases"], f"{what} releases")
     if text is None or source is None or status is None:
         return None
     return Variant(text=text, source=source, status=Status(status),
@@ -377,7 +382,7 @@ def read_unit(r: Reader, ctx: Context, node: Node, uid: str, kind: UnitKind, lab
             r.error(value, f"'{label}' {lang} has no text", f"give at least one '- text:' item or remove '{lang}:'")
             continue
         found = [v for i, item in enumerate(items)
-                 if (v := read_variant(r, ctx, item, lang, len(items) == 1, f"'{label}' {lang} #{i + 1}")) is not None]
+                 if (v := read_variant(r, ctx, item, lang, len(items) == 1, f"'{label}' {lang} #{i + 1}", kind)) is not None]
         canon = [v for v in found if v.canonical]
         if len(items) > 1 and len(found) == len(items) and len(canon) != 1:
             r.error(key, f"'{label}' {lang} has {len(items)} variants and {len(canon)} marked canonical",
