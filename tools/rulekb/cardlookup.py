@@ -30,7 +30,7 @@ from typing import Iterator
 from . import cache as cache_module
 from .diagnostics import DataError, Problem
 from .knowledge import cached_contents, code_version
-from .layout import CARDS_DIR, LANGUAGES_FILE, RULES_DIR, RULINGS_DIR, SOURCES_FILE, YAML_SUFFIXES
+from .layout import CARDS_DIR, LANGUAGES_FILE, RELEASES_DIR, RULES_DIR, RULINGS_DIR, SOURCES_FILE, YAML_SUFFIXES, release_dates
 from .load import SourceFile, parse_bytes, parse_text
 from .models import SOURCE_LANGUAGE, Card, Rule, Ruling
 from .schema import Context, read_project
@@ -190,7 +190,10 @@ class Lookup:
             problems += issues
         if problems:
             raise DataError(problems)
-        project = read_project(parsed[LANGUAGES_FILE], parsed[SOURCES_FILE], self.root)
+        # the releases the rules' lists name: the names of the files of rules/releases/ (not read)
+        folder = self.root / RELEASES_DIR
+        releases = release_dates(p.relative_to(self.root).as_posix() for p in folder.rglob("*.yaml")) if folder.is_dir() else ()
+        project = read_project(parsed[LANGUAGES_FILE], parsed[SOURCES_FILE], self.root, releases)
         if project.problems:
             raise DataError(project.problems)
         return project.context
