@@ -13,9 +13,10 @@ other (then come check -> render -> report). Every command that reads a project 
 
 `load_linked(root)` adds stage 3, the references between units (`link.link`).
 
-Step 3 is what takes the time (~4 s of processor time for the complete rules, 16 MB of YAML),
-and its result for a file depends only on the file's path and digest, the project's languages and
-sources, and the code: the knowledge cache (`cache.FileCache`, under the per-user
+Step 3 is what takes the time (~2 s of processor time for the complete rules, 10 MB of YAML; most of
+the 16 s of a true-cold validate with all cards and rulings, 38 MB), and its result for a file depends only on the file's path and
+digest, the project's languages and sources (and, for the files with lists of releases, the
+releases: `validate.reads_releases`), and the code: the knowledge cache (`cache.FileCache`, under the per-user
 `cache.cache_dir()`) keeps it under that key, so that `validate`, `check`, `show` and `build` read
 again only the files that changed. When the files to read are many (`PARALLEL_BYTES`), step 3 runs
 in two processes (`rulekb.parallel`), the files split by size (`split_by_size`): the child keeps
@@ -180,7 +181,7 @@ def _load(files: ProjectFiles, cache: bool, processes: int) -> KnowledgeBase:
 
 
 # From this many bytes of files to parse (not in the knowledge cache) on, the load parses them in
-# `processes` processes: the one-release bench dataset holds ~2.7 MB, the complete rules 16 MB;
+# `processes` processes: the one-release bench dataset holds ~2.7 MB, the complete rules 10 MB;
 # below it, starting a process and sending its models back costs more than it saves.
 PARALLEL_BYTES = 1_000_000
 
