@@ -121,3 +121,16 @@ def test_the_name_index_is_made_from_the_knowledge_cache_and_follows_the_files(t
     assert [c.id for c in changed.find("grabungstroll").cards] == ["golgari-grave-troll"]
     assert changed.names("rules/cards/g.yaml") is None
     assert [c.id for c in Lookup(root, cache=False).find("grabungstroll").cards] == ["golgari-grave-troll"]
+
+
+def test_the_rules_of_a_card_are_read_against_the_projects_releases(tmp_path, capsys):
+    """A rule imported from a release lists its releases as ranges, which stand for the releases
+    of rules/releases/: the lookup reads them against those (their names), as the load does."""
+    from rulekb.importers.cr import import_release
+    root = data_copy(tmp_path / "kb")
+    import_sets(root, [FIXTURES])
+    import_release(root, FIXTURES.parent / "cr" / "release-2030-01-01.txt")
+    assert "releases: '2030-01-01'" in (root / "rules" / "comprehensive" / "retrace.yaml").read_text("utf-8")
+    code, out, err = card(root, capsys, "Flame Jab")
+    assert code == 0, err
+    assert "702.3 Retrace  [retrace]" in out and out.count("[rules: retrace]") == 4
