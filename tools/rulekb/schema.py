@@ -19,7 +19,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Callable, Mapping, TypeVar
+from typing import Callable, Iterable, Mapping, TypeVar
 
 from .diagnostics import DataError, Problem, did_you_mean
 from .layout import LANGUAGES_FILE, SOURCES_FILE
@@ -187,6 +187,20 @@ class Reader:
         return sys.intern(value)   # (a source id, a status: repeated thousands of times)
 
 
+class Choices(tuple):
+    """The values a field may take, in the order a message lists them, with a set's membership
+    test: `Reader.choice` asks whether a value is one of them, and with all cards a `source`
+    field is asked ~115,000 times of ~700 source ids (a tuple compares them one by one)."""
+
+    def __new__(cls, values: Iterable[str]) -> "Choices":
+        made = super().__new__(cls, values)
+        made._members = frozenset(made)
+        return made
+
+    def __contains__(self, value: object) -> bool:
+        return value in self._members
+
+
 @dataclass(frozen=True)
 class Context:
     languages: tuple[str, ...]
@@ -195,9 +209,9 @@ class Context:
     releases: ReleaseOrder = ReleaseOrder(())
 
     @functools.cached_property
-    def source_ids(self) -> tuple[str, ...]:
+    def source_ids(self) -> Choices:
         """The source ids, sorted: the choices of a `source` field."""
-        return tuple(sorted(self.sources))
+        return Choices(sorted(self.sources))
 
 
 
