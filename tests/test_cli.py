@@ -221,3 +221,27 @@ def test_serve_without_the_plugin_ends_through_the_commands_error_path(monkeypat
     monkeypatch.setattr(build, "check_plugin_installed", not_installed)
     assert main(["--root", str(ROOT), "serve", "--lang", "de"]) == Exit.BUILD_FAILED
     assert capsys.readouterr().err == "error: the rulekb mkdocs plugin is not registered\n"
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+@pytest.mark.parametrize("argv", [("validate",), ("check", "--format", "json", "--output", "qa.json")],
+                         ids=["validate", "check"])
+def test_validate_and_check_leave_the_garbage_collector_as_they_found_it(seed, capsys, tmp_path, monkeypatch,
+                                                                         argv, enabled):
+    """The two commands keep the cyclic collector paused while they hold the knowledge base; after
+    them, and after a refused project too, it is as it was."""
+    import gc
+    import shutil
+    monkeypatch.chdir(tmp_path)
+    broken = tmp_path / "broken"
+    shutil.copytree(seed, broken)
+    (broken / "rules" / "sources.yaml").write_text("sources: [\n", encoding="utf-8")
+    was = gc.isenabled()
+    (gc.enable if enabled else gc.disable)()
+    try:
+        assert run(capsys, seed, *argv)[0] in (0, 1)
+        assert gc.isenabled() is enabled
+        assert run(capsys, broken, *argv)[0] == 2
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()

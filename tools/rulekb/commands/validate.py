@@ -10,6 +10,14 @@ from .common import Command, no_arguments, project_root
 
 
 def run(args: argparse.Namespace) -> Exit:
+    from ..knowledge import collection_paused
+    # paused until the knowledge base is freed (see `rulekb.commands.check.run`): its first
+    # collection after the load would walk every model made, for nothing to collect
+    with collection_paused():
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> Exit:
     from ..knowledge import load_knowledge_base
     root = project_root(args)
     kb = load_knowledge_base(root)
