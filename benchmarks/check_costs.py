@@ -1,6 +1,7 @@
-"""The cost of each check and of the data checks share, on a dataset (by default the bench's
-build/bench/fullcr, which `make bench` or `rulekb import cr … --into build/bench/fullcr` makes):
-the figures the registry entries record (`Check.cost`, `Shared.cost`, in milliseconds), which
+"""The cost of each check and of the data checks share, on a dataset (by default the project's
+own data as committed: every rules release, all cards and rulings, the scale at which the checks
+run in two processes; the bench's one-release dataset is build/bench/fullcr): the figures the
+registry entries record (`Check.cost`, `Shared.cost`, in milliseconds), which
 `rulekb.check.plan` uses to balance the checks over processes. Only their ratios matter.
 
 Each figure is the best of --runs runs: a shared datum made on a fresh context, a check run on
@@ -22,7 +23,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--root", type=Path, default=ROOT / "build" / "bench" / "fullcr")
+    p.add_argument("--root", type=Path, default=ROOT)
     p.add_argument("--runs", type=int, default=3)
     args = p.parse_args(argv)
 
@@ -54,7 +55,9 @@ def main(argv: list[str] | None = None) -> int:
         made = {
             "TERMS": timed(lambda: [ctx.terms(t) for t in ctx.texts()]),
             "REFS": timed(lambda: [ctx.refs(t) for t in ctx.texts()]),
-            "VERDICTS": timed(lambda: language.judged(ctx, next(iter(ctx.texts())))),
+            # the first text the model judges makes the verdicts of all (an official English text
+            # is not judged: its source establishes its language)
+            "VERDICTS": timed(lambda: next((language.judged(ctx, t) for t in ctx.texts() if not language.established(t)), ())),
             "coverage matrix (COVERAGE_COST)": timed(lambda: compute_coverage(ctx)),
         }
         for name, ms in made.items():

@@ -169,9 +169,10 @@ def test_every_check_records_its_cost_and_the_shared_data_it_reads():
     assert untranslated.shared() == {check.VERDICTS, check.REFS, check.MODEL}
 
 
-def test_plan_balances_the_groups_and_counts_shared_data_once_per_group():
+def test_plan_balances_the_groups_and_counts_shared_data_once_per_group(monkeypatch):
     import rulekb.check as check
     from rulekb.models import Severity as S
+    monkeypatch.setattr(check, "COVERAGE_COST", 0)   # (group 0 also makes the coverage matrix)
     heavy = check.Shared("heavy", 100)
     a, b, c, d = (check.Check(f"x.{n}", n, S.INFO, lambda ctx: (), cost=cost, needs=needs)
                   for n, cost, needs in (("a", 10, (heavy,)), ("b", 10, (heavy,)), ("c", 60, ()), ("d", 50, ())))
@@ -179,6 +180,22 @@ def test_plan_balances_the_groups_and_counts_shared_data_once_per_group():
     assert {frozenset(g) for g in groups} == {frozenset({a, b}), frozenset({c, d})}   # the heavy data made once
     assert all(list(g) == sorted(g, key=[a, b, c, d].index) for g in groups)           # registry order kept
     assert check.plan([a, b, c, d], 1) == [(a, b, c, d)]
+
+
+def test_plan_keeps_the_checks_of_costly_shared_data_together_where_a_greedy_split_made_it_twice(monkeypatch):
+    """Three checks read data that costs as much as they do; the other checks cost as much as the
+    three with their data. Placing check by check, costliest first, sent the third reader of the
+    data to the other group (the data made in both: 190 + 190); as one bundle it is made once."""
+    import rulekb.check as check
+    from rulekb.models import Severity as S
+    monkeypatch.setattr(check, "COVERAGE_COST", 0)
+    terms = check.Shared("terms", 100)
+    readers = [check.Check(f"t.{n}", n, S.INFO, lambda ctx: (), cost=cost, needs=(terms,))
+               for n, cost in (("a", 40), ("b", 30), ("c", 20))]
+    others = [check.Check(f"o.{n}", n, S.INFO, lambda ctx: (), cost=cost) for n, cost in (("x", 100), ("y", 90))]
+    groups = check.plan(readers + others, 2)
+    assert {frozenset(g) for g in groups} == {frozenset(readers), frozenset(others)}
+    assert sorted(sum(c.cost for c in g) + (100 if set(g) & set(readers) else 0) for g in groups) == [190, 190]
 
 
 def test_the_whole_rules_split_in_two_groups_of_about_equal_cost():

@@ -130,25 +130,42 @@ class CheckResult:
 # checks over several processes (`rulekb.parallel`); below it, starting a process costs more than
 # it saves.
 PARALLEL_UNITS = 2000
-COVERAGE_COST = 20   # milliseconds of the coverage matrix on the whole rules (made with group 0)
+COVERAGE_COST = 525   # milliseconds of the coverage matrix on the complete data (made with group 0)
 
 
 def plan(checks: Sequence[Check], groups: int) -> list[tuple[Check, ...]]:
-    """The checks in `groups` groups of about equal cost, counting the shared data each group
-    makes once (`Check.needs`): the costliest check first, each into the group where the run
-    ends soonest with it. Group 0 also makes the coverage matrix. Within a group, the checks
-    keep the order of `checks`."""
+    """The checks in `groups` groups of about equal cost. Checks that read the same shared data
+    (`Check.needs`, and what that is made from) are one bundle, which runs in one group: its
+    data is made once (with all cards and rulings, the termbase's terms of every text cost as
+    much as the eight checks that read them, which a check-by-check split made in both groups).
+    The costliest bundle first, each goes into the group where the run ends soonest with it;
+    group 0 also makes the coverage matrix. Within a group, the checks keep the order of
+    `checks`."""
     loads = [float(COVERAGE_COST)] + [0.0] * (max(1, groups) - 1)
-    made: list[set[Shared]] = [set() for _ in loads]
     members: list[list[Check]] = [[] for _ in loads]
     order = {c.code: i for i, c in enumerate(checks)}
-    for c in sorted(checks, key=lambda c: (-(c.cost + sum(s.cost for s in c.shared())), order[c.code])):
-        added = [c.cost + sum(s.cost for s in c.shared() - made[g]) for g in range(len(loads))]
-        g = min(range(len(loads)), key=lambda g: (loads[g] + added[g], g))
-        loads[g] += added[g]
-        made[g] |= c.shared()
-        members[g].append(c)
+    for bundle, data in sorted(_bundles(checks), key=lambda b: (-_cost(*b), order[b[0][0].code])):
+        g = min(range(len(loads)), key=lambda g: (loads[g] + _cost(bundle, data), g))
+        loads[g] += _cost(bundle, data)
+        members[g].extend(bundle)
     return [tuple(sorted(m, key=lambda c: order[c.code])) for m in members]
+
+
+def _bundles(checks: Sequence[Check]) -> list[tuple[list[Check], frozenset[Shared]]]:
+    """The checks joined by the shared data they read (a check that reads none is a bundle of
+    its own), each bundle in the order of `checks`, with the data its checks read."""
+    bundles: list[tuple[list[Check], frozenset[Shared]]] = []
+    for c in checks:
+        needs = c.shared()
+        joined = [b for b in bundles if b[1] & needs]
+        bundles = [b for b in bundles if not b[1] & needs]
+        bundles.append(([m for b in joined for m in b[0]] + [c], needs.union(*(b[1] for b in joined))))
+    order = {c.code: i for i, c in enumerate(checks)}
+    return [(sorted(members, key=lambda c: order[c.code]), data) for members, data in bundles]
+
+
+def _cost(bundle: Sequence[Check], data: frozenset[Shared]) -> float:
+    return sum(c.cost for c in bundle) + sum(s.cost for s in data)
 
 
 _SEVERITY_ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}

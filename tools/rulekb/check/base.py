@@ -263,12 +263,13 @@ class Shared:
         return frozenset({self}).union(*(n.closure() for n in self.needs))
 
 
-# Costs measured with benchmarks/check_costs.py on the bench dataset (the whole rules); only their
-# ratios matter: they balance the checks over the processes of a run (`plan`).
-TERMS = Shared("the termbase's terms found in every text (Context.terms)", 170)
-REFS = Shared("the rule references of every text (Context.refs)", 65)
-MODEL = Shared("the language model, loaded (rulekb.langid, numpy's import)", 370)
-VERDICTS = Shared("the language of every sentence the pre-screen leaves (language._judge_all)", 250, (REFS, MODEL))
+# Costs measured with benchmarks/check_costs.py on the complete data (every rules release, all
+# cards and rulings: where the checks run in two processes); only their ratios matter: they
+# balance the checks over the processes of a run (`plan`).
+TERMS = Shared("the termbase's terms found in every text (Context.terms)", 2505)
+REFS = Shared("the rule references of every text (Context.refs)", 590)
+MODEL = Shared("the language model, loaded (rulekb.langid, numpy's import)", 620)
+VERDICTS = Shared("the language of every sentence the pre-screen leaves (language._judge_all)", 200, (REFS, MODEL))
 
 
 @dataclass(frozen=True)
