@@ -379,3 +379,194 @@ def test_something_going_to_the_zone_the_english_takes_it_from_is_a_swap():
     assert meaning.zone_change("Put it into a graveyard from the battlefield.",
                                "Lege sie aus dem Spiel auf einen Friedhof.", "de",
                                [(12, "graveyard"), (30, "battlefield")], [(30, "graveyard")]) is None
+
+
+# ------------------------------------------------------------------ "unless": "falls … nicht" is one negation more
+
+EN_UNLESS = ("You can't use dredge unless you're going to draw a card and the card with dredge is already in your "
+             "graveyard.")
+
+UNLESS = [
+    ("de", EN_UNLESS, "Du kannst Ausgraben nicht verwenden, falls du nicht gerade eine Karte ziehen würdest und die "
+     "Karte mit der Fähigkeit sich bereits in deinem Friedhof befindet.", None),
+    ("de", EN_UNLESS, "Du kannst Ausgraben verwenden, falls du nicht gerade eine Karte ziehen würdest und die Karte mit "
+     "der Fähigkeit sich bereits in deinem Friedhof befindet.", "lost"),                # one of the two "nicht" lost
+    ("de", EN_UNLESS, "Du kannst Ausgraben nicht verwenden, falls du gerade eine Karte ziehen würdest.", "lost"),
+    ("de", EN_UNLESS, "Du kannst Ausgraben nicht verwenden, es sei denn, du würdest gerade eine Karte ziehen.", None),
+    ("fr", EN_UNLESS, "Vous ne pouvez pas utiliser le dragage à moins que vous ne soyez sur le point de piocher une "
+     "carte.", None),                                                                 # "à moins que … ne": no negation
+    ("fr", EN_UNLESS, "Vous ne pouvez pas utiliser le dragage si vous n'êtes pas sur le point de piocher une carte.", None),
+    ("fr", EN_UNLESS, "Vous pouvez utiliser le dragage si vous n'êtes pas sur le point de piocher une carte.", "lost"),
+    ("fr", "Counter target spell unless its controller pays {3}.",
+     "Contrecarrez le sort ciblé si son contrôleur paie {3}.", "lost"),
+    ("en", EN_UNLESS, None, None),
+]
+
+
+@pytest.mark.parametrize("lang,english,text,kind", UNLESS)
+def test_unless_said_with_a_negation_counts_it(lang, english, text, kind):
+    found = issues("meaning.negation", lang, text or english, english)
+    assert bool(found) is (kind is not None)
+    if kind:
+        assert "does not negate it there" in found[0].message
+
+
+def test_a_reminder_text_the_translation_leaves_out_is_not_read_for_its_negations():
+    """The printed German card leaves out the reminder text: its negation is not lost (a missing
+    parenthesis is structure.parentheses' finding)."""
+    english = ("Ward {2} (Whenever this creature becomes the target of a spell or ability an opponent controls, counter "
+               "it unless that player pays {2}.)")
+    assert issues("meaning.negation", "de", "Abwehr {2}", english) == []
+
+
+# ------------------------------------------------------------------ qualifiers
+
+QUALIFIER = [
+    # (lang, english, translation, (kind, qualifier) or None)
+    ("de", "Target creature gets +2/+2 until end of turn.", "Eine Kreatur deiner Wahl erhält +2/+2 bis zum Ende des Zuges.", None),
+    ("de", "Target creature gets +2/+2 until end of turn.", "Eine Kreatur deiner Wahl erhält +2/+2.", ("lost", "turn")),
+    ("de", "Target creature gets +2/+2.", "Eine Kreatur deiner Wahl erhält +2/+2 bis zum Ende des Zuges.", ("added", "turn")),
+    ("de", "Take an extra turn after this one.", "Du erhältst nach diesem Zug einen zusätzlichen Zug.", None),
+    ("fr", "Target creature gets +2/+2 until end of turn.", "La créature ciblée gagne +2/+2 jusqu'à la fin du tour.", None),
+    ("fr", "Target creature gets +2/+2 until end of turn.", "La créature ciblée gagne +2/+2.", ("lost", "turn")),
+    ("fr", "Until end of turn, you may play that card.", "Jusqu'à fin du tour, vous pouvez jouer cette carte.", None),
+    ("de", "You may instead put N cards into your graveyard.", "Du kannst stattdessen N Karten auf deinen Friedhof legen.", None),
+    ("de", "You may instead put N cards into your graveyard.", "Du kannst N Karten auf deinen Friedhof legen.", ("lost", "instead")),
+    ("fr", "Put it into your hand instead of into your graveyard.", "Mettez-la dans votre main au lieu de votre cimetière.", None),
+    ("fr", "Put it into your hand instead.", "Mettez-la dans votre main.", ("lost", "instead")),
+    ("de", "Exile another target creature.", "Schicke eine andere Kreatur deiner Wahl ins Exil.", None),
+    ("de", "Exile another target creature.", "Schicke eine Kreatur deiner Wahl ins Exil.", ("lost", "another")),
+    ("de", "Then those creatures fight each other.", "Dann kämpfen die Kreaturen gegeneinander.", None),
+    ("fr", "Exile another target creature.", "Exilez une autre créature ciblée.", None),
+    ("fr", "Exile another target creature.", "Exilez une créature ciblée.", ("lost", "another")),
+    ("de", "Destroy target creature.", "Zerstöre eine Kreatur deiner Wahl.", None),
+    ("de", "Destroy target creature.", "Zerstöre jede Kreatur.", ("lost", "target")),
+    ("fr", "Destroy each creature.", "Détruisez la créature ciblée.", ("added", "target")),
+    ("de", "Whenever one or more creatures attack, draw a card.",
+     "Immer wenn eine oder mehrere Kreaturen angreifen, ziehe eine Karte.", None),
+    ("de", "Whenever one or more creatures attack, draw a card.",
+     "Immer wenn eine Kreatur angreift, ziehe eine Karte.", ("lost", "one-or-more")),
+    ("fr", "Whenever one or more creatures attack, draw a card.",
+     "À chaque fois qu'au moins une créature attaque, piochez une carte.", None),
+    ("de", "Only cards from the Golgari guild have dredge.", "Nur Karten der Golgari-Gilde haben Ausgraben.", None),
+    ("de", "Only cards from the Golgari guild have dredge.", "Alle Karten der Golgari-Gilde haben Ausgraben.", ("lost", "only")),
+    ("de", "Activate only as a sorcery.", "Aktiviere diese Fähigkeit wie eine Hexerei.", None),   # official German
+    ("fr", "Only cards from the Golgari guild have dredge.", "Seules les cartes de la guilde Golgari ont le dragage.", None),
+    ("fr", "Activate only once each turn.", "N'activez cette capacité qu'une fois par tour.", None),   # ne … que
+    ("fr", "Activate only once each turn.", "Activez cette capacité une fois par tour.", ("lost", "only")),
+    ("de", EN_DRAW, "Ausgraben lässt dich jede Gelegenheit zum Kartenziehen ersetzen, nicht nur die während deines "
+     "Ziehsegments.", None),
+    ("de", EN_DRAW, "Ausgraben lässt dich jede Gelegenheit zum Kartenziehen ersetzen, nur die während deines "
+     "Ziehsegments.", ("added", "only")),                                           # "not just" -> "just"
+    ("fr", "Dredge lets you replace any card draw, not only the one during your draw step.",
+     "Le dragage vous permet de remplacer n'importe quelle pioche, seulement celle de votre étape de pioche.",
+     ("added", "only")),
+    ("de", "Each opponent loses 2 life.", "Jeder Gegner verliert 2 Lebenspunkte.", None),
+    ("de", "Each opponent loses 2 life.", "Jeder Spieler verliert 2 Lebenspunkte.", ("lost", "opponent")),
+    ("fr", "Each opponent loses 2 life.", "Chaque joueur perd 2 points de vie.", ("lost", "opponent")),
+    ("en", "Target creature gets +2/+2 until end of turn.", None, None),
+]
+
+
+@pytest.mark.parametrize("lang,english,text,expected", QUALIFIER)
+def test_qualifier(lang, english, text, expected):
+    found = issues("meaning.qualifier", lang, text or english, english)
+    changes = meaning.qualifier_changes(english, text or english, lang)
+    assert [(kind, q.name) for kind, q, _c in changes] == ([expected] if expected else [])
+    assert len(found) == len(changes)
+    if expected and expected[0] == "lost":
+        assert "says nothing of it" in found[0].message and found[0].span is None
+    elif expected:
+        assert "which the English sentence does not say" in found[0].message
+        assert found[0].span and text[slice(*found[0].span)] == changes[0][2].said
+
+
+# ------------------------------------------------------------------ opposites
+
+OPPOSITE = [
+    # (lang, english, translation, the word the finding points at, or None)
+    ("de", "Untap target creature.", "Enttappe eine Kreatur deiner Wahl.", None),
+    ("de", "Untap target creature.", "Tappe eine Kreatur deiner Wahl.", "Tappe"),
+    ("de", "It enters the battlefield tapped.", "Sie kommt ungetappt ins Spiel.", "ungetappt"),
+    ("fr", "Untap target creature.", "Dégagez la créature ciblée.", None),
+    ("fr", "Untap target creature.", "Engagez la créature ciblée.", "Engagez"),
+    ("de", "Put that card on the bottom of your library.", "Lege die Karte unter deine Bibliothek.", None),
+    ("de", "Put that card on top of your library.", "Lege die Karte unter deine Bibliothek.", "unter deine Bibliothek"),
+    ("de", "Look at the top card of your library.", "Schau dir die unterste Karte deiner Bibliothek an.", "unterste"),
+    ("fr", "Put that card on top of your library.", "Mettez cette carte au-dessus de votre bibliothèque.", None),
+    ("fr", "Put that card on top of your library.", "Mettez cette carte au-dessous de votre bibliothèque.", "au-dessous"),
+    ("de", "Target attacking creature gets +1/+1.", "Eine blockende Kreatur deiner Wahl erhält +1/+1.", "blockende"),
+    ("fr", "Target blocking creature gets +1/+1.", "La créature attaquante ciblée gagne +1/+1.", "attaquante"),
+    ("de", "You gain 3 life.", "Du erhältst 3 Lebenspunkte dazu.", None),
+    ("de", "You gain 3 life.", "Du verlierst 3 Lebenspunkte.", "verlierst"),
+    ("fr", "Each opponent loses 3 life.", "Chaque adversaire gagne 3 points de vie.", "gagne"),
+    ("de", "At the beginning of your upkeep, draw a card.", "Zu Beginn deines Versorgungssegments ziehe eine Karte.", None),
+    ("de", "At the beginning of combat, draw a card.", "Am Ende des Kampfes ziehe eine Karte.", "Ende"),
+    ("fr", "At the beginning of the end step, draw a card.", "Au début de l'étape de fin, piochez une carte.", None),
+    ("de", "Do this before you draw.", "Tu dies, bevor du ziehst.", None),
+    ("de", "Do this before you draw.", "Tu dies, nachdem du gezogen hast.", "nachdem"),
+    ("fr", "Do this after you draw.", "Faites cela avant de piocher.", "avant"),
+    ("de", "Its power is equal to X.", "Ihre Widerstandskraft ist gleich X.", "Widerstandskraft"),
+    ("fr", "Its toughness is equal to X.", "Son endurance est égale à X.", None),
+    ("de", "Creatures with power 2 or less can't block it.", "Kreaturen mit Stärke 2 oder weniger können sie nicht blocken.", None),
+    ("de", "A player with fewer cards than that can't do it.", "Ein Spieler mit mehr Karten als das kann es nicht tun.", "mehr"),
+    ("fr", "It enters tapped unless you control two or more lands.",
+     "Il arrive engagé à moins que vous ne contrôliez au moins deux terrains.", None),   # "à moins que": unless
+    ("fr", "A player with fewer cards than that can't do it.", "Un joueur avec plus de cartes que cela ne peut pas le faire.", "plus de"),
+    ("de", "When it leaves the battlefield, draw a card.", "Wenn sie ins Spiel kommt, ziehe eine Karte.", "kommt"),
+    ("fr", "When it enters the battlefield, draw a card.", "Quand il quitte le champ de bataille, piochez une carte.", "quitte"),
+    ("de", "Draw a card.", "Wirf eine Karte ab.", "Wirf"),
+    ("fr", "Discard a card.", "Piochez une carte.", "Piochez"),
+    ("en", "Untap target creature.", None, None),
+]
+
+
+@pytest.mark.parametrize("lang,english,text,word", OPPOSITE)
+def test_opposite(lang, english, text, word):
+    found = issues("meaning.opposite", lang, text or english, english)
+    assert bool(found) is (word is not None)
+    if word:
+        assert "the opposite" in found[0].message and text[slice(*found[0].span)] == word
+
+
+def test_qualifiers_and_opposites_are_errors_and_speak_the_translators_language():
+    from rulekb.check import check
+    from rulekb.i18n import load_ui
+    from rulekb.models import Language
+    assert check("meaning.qualifier").severity is check("meaning.opposite").severity is Severity.ERROR
+    ui = load_ui(ROOT_DIR(), Language("fr", "Français", "French", "fr_FR"))
+    (issue,) = run("meaning.opposite", one_text("fr", "Engagez la créature ciblée.", "Untap target creature."))
+    text = issue.msg.render(ui)
+    assert "le contraire" in text and "dégagé" in text and "engagé" in text
+    (issue,) = run("meaning.qualifier", one_text("fr", "La créature ciblée gagne +2/+2.",
+                                                 "Target creature gets +2/+2 until end of turn."))
+    assert "n’en dit rien" in issue.msg.render(ui)
+
+
+def ROOT_DIR():
+    from conftest import ROOT
+    return ROOT
+
+
+# ------------------------------------------------------------------ texts beside the canonical one
+
+def test_a_second_translation_is_compared_with_the_english_too():
+    """A unit's second German text (published beside the canonical one) is read as the canonical
+    is: its defect is reported at its own line, named as the variant it is, and the fix keeps it."""
+    english = "Untap target creature. It gains haste until end of turn."
+    kb = kb_of(rule(subrules={"a": {"en": english,
+                                    "de": ["Enttappe eine Kreatur deiner Wahl. Sie erhält Eile bis zum Ende des Zuges.",
+                                           ("Tappe eine Kreatur deiner Wahl. Sie erhält Eile bis zum Ende des Zuges.",
+                                            {"source": "other"})]}}))
+    found = findings(kb, ("meaning.opposite",))
+    (f,) = found
+    assert f.line == kb.rules[0].subrules[0].unit.variants["de"][1].pos.line
+    assert "(variant 2, source other)" in f.message and f.span is None
+    assert "not the canonical one and stays as it is" in f.suggestion
+
+
+def test_a_second_translation_that_says_what_the_canonical_says_is_read_once():
+    english = "Untap target creature."
+    same = "Tappe eine Kreatur deiner Wahl."
+    kb = kb_of(rule(subrules={"a": {"en": english, "de": [same, (same, {"source": "other"})]}}))
+    assert len(run("meaning.opposite", kb)) == 1

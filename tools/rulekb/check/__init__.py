@@ -225,10 +225,14 @@ def stamp(ctx: Context, check: Check, issue: Issue) -> Finding:
     severity = issue.severity or check.severity
     fix = issue.fix
     unit = ctx.unit(issue.entry)
-    variant = unit.text(issue.lang) if unit is not None else None
+    texts = unit.variants.get(issue.lang, ()) if unit is not None else ()
+    variant = texts[issue.index] if issue.index < len(texts) else None
     if variant is not None and variant.status in PUBLISHED and check.family not in ("waivers", "sources", "coverage"):
         if issue.lang == SOURCE_LANGUAGE:
             severity, fix = Severity.INFO, KEPT_VERBATIM
+        elif issue.index:
+            fix = M_("{fix} (this published text is not the canonical one and stays as it is; should it become "
+                     "canonical, make it so corrected, as a new text)", fix=fix)
         else:
             fix = M_("{fix} (in a new canonical text; the published one stays as a variant with its source)", fix=fix)
     return Finding(check.code, severity, issue.lang, issue.entry, issue.file, issue.line, issue.msg.render(),

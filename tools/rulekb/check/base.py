@@ -71,6 +71,7 @@ class Issue:
     fix: Message
     span: tuple[int, int] | None = None
     severity: Severity | None = None
+    index: int = 0           # which of the unit's texts in `lang` (0: the canonical one)
 
     @property
     def message(self) -> str:
@@ -84,7 +85,7 @@ class Issue:
     def at(cls, text: Text, message: Message | str, suggestion: Message | str, *,
            span: tuple[int, int] | None = None, severity: Severity | None = None) -> "Issue":
         return cls(text.lang, text.unit.id, text.variant.pos.file, text.variant.pos.line, _msg(message),
-                   _msg(suggestion), span if text.index == 0 else None, severity)
+                   _msg(suggestion), span if text.index == 0 else None, severity, text.index)
 
     @classmethod
     def on_unit(cls, unit: Unit, lang: str, message: Message | str, suggestion: Message | str, *,

@@ -392,21 +392,37 @@ def negation_changes(english: str, text: str, lang: str) -> list[tuple[str, Chan
     """The sentences that negate less than their English ("lost": `said` is the English negation)
     or more, beyond what a word such as "without" or "nontoken" may render ("added": `span` is the
     translation's extra negation, a "kein"/"aucun" before a "nicht"/"ne … pas": the flip of a
-    quantifier). A parenthesis the English sentence has not is `structure.parentheses`' finding."""
+    quantifier). A parenthesis one side has and the other has not is `structure.parentheses`' finding."""
     out: list[tuple[str, Change]] = []
     for (ea, eb), (ta, tb) in aligned(english, text):
-        en_text, tr_text = english[ea:eb], text[ta:tb]
-        if "(" not in en_text:
-            tr_text = _PARENTHESIS.sub(lambda m: " " * len(m.group()), tr_text)
+        en_text, tr_text = _unparenthesised(english[ea:eb], text[ta:tb])
         en, tr = negations(en_text, SOURCE_LANGUAGE), negations(tr_text, lang)
         excused = allowances(tr_text, lang) if _EXCEPTION.search(en_text) else 0
-        if len(tr) + excused < len(en):
-            s, e = en[len(tr)]
+        # "unless" said as "falls … nicht" / "si … ne … pas" is one negation more ("es sei denn",
+        # "à moins que … ne" are none): "can't … unless" has two negations then, and losing either is lost
+        needed = sorted(en + _unless_negations(en_text, tr_text, lang))
+        if len(tr) + excused < len(needed):
+            s, e = needed[len(tr)]
             out.append(("lost", Change(None, en_text[s:e], (en_text[s:e],), (ea, eb), (ta, tb))))
         elif len(tr) > len(en) + allowances(en_text, SOURCE_LANGUAGE):
             s, e = next((span for span in tr if _DETERMINER.match(tr_text, span[0])), tr[len(en)])
             out.append(("added", Change((ta + s, ta + e), tr_text[s:e], (), (ea, eb), (ta, tb))))
     return out
+
+
+_UNLESS = re.compile(r"\bunless\b", re.IGNORECASE)
+_UNLESS_PLAIN = {"de": re.compile(r"\bes sei denn\b|\baußer\b|\bausgenommen\b|\bohne dass\b", re.IGNORECASE),
+                 "fr": re.compile(r"\bà moins\b|\bsauf\b|\bexcepté\b|\bhormis\b|\bsans que\b", re.IGNORECASE)}
+
+
+def _unless_negations(english: str, text: str, lang: str) -> list[Span]:
+    """The English "unless" that the translation says with a negation ("falls … nicht", "si … ne …
+    pas"): those it does not say with "es sei denn", "außer", "à moins que", "sauf si"."""
+    plain = _UNLESS_PLAIN.get(lang)
+    if plain is None or "unless" not in english.casefold():
+        return []
+    unless = [m.span() for m in _UNLESS.finditer(english)]
+    return unless[len(plain.findall(text)):]
 
 
 def role_change(english: str, text: str, lang: str, en_extra: Mapping[str, Span] = {},
@@ -481,16 +497,212 @@ def modality_change(english: str, text: str, lang: str) -> tuple[str, Change] | 
     return None
 
 
+# ------------------------------------------------------------------ qualifiers and opposites
+
+_I = re.IGNORECASE
+
+
+def _per_lang(en: str, de: str, fr: str) -> Mapping[str, re.Pattern[str]]:
+    return {"en": re.compile(en, _I), "de": re.compile(de, _I), "fr": re.compile(fr, _I)}
+
+
+@dataclass(frozen=True)
+class Qualifier:
+    """A word of the English that limits what a sentence does ("until end of turn", "instead",
+    "another", "target", "only"), with how each language says it: `said` is what counts as
+    keeping it (a translation without it has lost it), `added` what counts as adding it where
+    the English does not say it (None: a translation may rightly say it unbidden, as German cards
+    add "deiner Wahl"), and `unless` what in the English sentence lets a translation leave it
+    unsaid ("Activate only as a sorcery" / "Aktiviere … wie eine Hexerei": official German)."""
+    name: str
+    label: Message
+    said: Mapping[str, re.Pattern[str]]
+    added: Mapping[str, re.Pattern[str]] | None = None
+    unless: re.Pattern[str] | None = None
+
+
+_EOT_EN = r"\buntil (?:the )?end of (?:the |that |this )?turn\b|\b(?:this|that) turn\b"
+_EOT_DE = r"\bbis zum Ende des (?:\w+ )?Zug(?:e)?s\b|\b(?:in |an )?(?:diesem|jenem|dem) Zug\b|\bdiesen Zug\b"
+_EOT_FR = r"\bjusqu['’]à (?:la )?fin (?:du|de ce) tour\b|\bce tour(?:-ci|-là)?\b|\b(?:de|à|pendant) ce tour\b"
+
+QUALIFIERS: tuple[Qualifier, ...] = (
+    Qualifier("turn", M_("a duration to the end of the turn (“until end of turn”, “this turn”)"),
+              _per_lang(_EOT_EN, r"\bZug\w*", r"\btours?\b"), _per_lang(r"\bturns?\b", _EOT_DE, _EOT_FR)),
+    Qualifier("next-turn", M_("a duration to a next turn (“until your next turn”)"),
+              _per_lang(r"\bnext turn\b", r"\bnächsten Zug\w*", r"\bprochain tour\b"),
+              _per_lang(r"\bnext turn\b", r"\bnächsten Zug\w*", r"\bprochain tour\b")),
+    Qualifier("combat", M_("a duration to the end of combat (“until end of combat”)"),
+              _per_lang(r"\bend of combat\b(?! step)|\bthis combat\b(?! phase)", r"\bKampf\w*", r"\bcombats?\b"),
+              _per_lang(r"\bcombat\b", r"\bEnde des Kampf\w*|\bdiesem Kampf\b", r"\bfin du combat\b|\bce combat\b")),
+    Qualifier("instead", M_("a replacement (“instead”, “rather than”)"),
+              _per_lang(r"\binstead\b|\brather than\b",
+                        r"\bstattdessen\b|\b(?:an)?statt\b|\banstelle\b|\bersetz\w*|\bersatz\w*",
+                        r"\bà la place\b|\bau lieu\b|\bplutôt\b|\bremplac\w*"),
+              _per_lang(r"\binstead\b|\brather than\b|\breplac\w*|\bin place of\b|\binstead of\b",
+                        r"\bstattdessen\b|\banstatt\b|\banstelle\b", r"\bà la place\b|\bau lieu\b")),
+    Qualifier("another", M_("“another” or “other” (not this one)"),
+              _per_lang(r"(?<!one )\banother\b|(?<!each )\bother\b(?! than)|\belse\b",
+                        r"\bzusammen mit\b|\bander\w*|\bsonst\w*|\bweitere\w*|\bzusätzlich\w*|\baußer\b|\bnoch\b",
+                        r"\bautres?\b|\bd['’]autre|\bsupplémentaire\w*|\bsauf\b|\bde plus\b|\bencore\b")),
+    Qualifier("target", M_("a target (“target”)"),
+              _per_lang(r"\btarget\w*", r"\bZiel\w*|\bWahl\b|\bbestimm\w*|\banvisier\w*", r"\bcibl\w*|\bcibles?\b"),
+              _per_lang(r"\btarget\w*", r"\bZiel\w*", r"\bciblée?s?\b")),
+    Qualifier("one-or-more", M_("“one or more”"),
+              _per_lang(r"\bone or more\b",
+                        r"\bein\w* oder mehrere\w*|\bmindestens ein\w*|\bein- oder mehr\w*|\bein\w* oder mehr\b",
+                        r"\bune? ou plusieurs\b|\bau moins une?\b|\bune? ou plus\b")),
+    Qualifier("only", M_("a restriction (“only”)"),
+              _per_lang(r"\bonly\b", r"\bnur\b|\bausschließlich\b|\blediglich\b|\beinzig\w*|\berst\b|\bbloß\b",
+                        r"\bseul\w*|\buniquement\b|\bexclusivement\b|\bne\b[^.;:]*\bqu(?:e\b|['’])|\bn['’][^.;:]*\bqu(?:e\b|['’])"),
+              unless=re.compile(r"\bonly as an? (?:sorcery|instant)\b", _I)),
+    Qualifier("opponent", M_("an opponent"),
+              _per_lang(r"\bopponents?\b|\bopponent['’]s\b", r"\bGegner\w*", r"\badversaires?\b")),
+)
+
+# "not just" / "not only": a translation that keeps the restriction but drops its negation says the opposite
+_NOT_ONLY = _per_lang(r"\bnot (?:just|only|merely)\b",
+                      r"\bnicht (?:nur|bloß|lediglich|allein|ausschließlich)\b",
+                      r"\b(?:non|pas) (?:seulement|uniquement|que)\b|\bne\b[^.;:]*\bpas (?:seulement|uniquement|que)\b")
+_ONLY_WORD = _per_lang(r"\b(?:just|only|merely)\b", r"\b(?:nur|bloß|lediglich|ausschließlich)\b",
+                       r"\b(?:seulement|uniquement)\b|\bne\b[^.;:]*\bqu(?:e\b|['’])")
+
+
+@dataclass(frozen=True)
+class Opposite:
+    """Two things a rule tells apart that a translation may swap (tapped and untapped, the top and
+    the bottom of a library, attacking and blocking …), each with how each language says it."""
+    name: str
+    labels: tuple[Message, Message]
+    sides: tuple[Mapping[str, re.Pattern[str]], Mapping[str, re.Pattern[str]]]
+
+
+OPPOSITES: tuple[Opposite, ...] = (
+    Opposite("tap", (M_("tapped (tap)"), M_("untapped (untap)")),
+             (_per_lang(r"(?<![\w-])tap(?:s|ped|ping)?\b", r"\b(?:tapp\w*|getappt\w*)", r"\bengag\w*"),
+              _per_lang(r"\buntap\w*", r"\b(?:enttapp\w*|ungetappt\w*)", r"\bdégag\w*"))),
+    Opposite("top", (M_("the top"), M_("the bottom")),
+             (_per_lang(r"\btop\b", r"\boben\b|\bober(?:st)?e\w*", r"\b(?:au-)?dessus\b"),
+              _per_lang(r"\bbottom\b", r"\bunten\b|\bunter(?:st)?e\w*|\bunter (?:deine|seine|ihre|die|eine|jede) Bibliothek",
+                        r"\b(?:au-)?dessous\b"))),
+    Opposite("attack", (M_("attacking"), M_("blocking")),
+             (_per_lang(r"\battack\w*", r"\bangr\w*|\bAngriff\w*|\bgreif\w*", r"\battaqu\w*"),
+              _per_lang(r"\bblock\w*", r"\bblock\w*|\bgeblockt\w*", r"\bbloqu\w*"))),
+    Opposite("gain", (M_("gaining or winning"), M_("losing")),
+             (_per_lang(r"\b(?:gain\w*|win\w*|won)\b", r"\b(?:erhält\w*|erhalte\w*|dazu|gewinn\w*|gewonnen)\b",
+                        r"\bgagn\w*|\bacqui\w*|\bobtien\w*"),
+              _per_lang(r"\blos(?:e|es|t|ing)\b", r"\bverl(?:ier|or)\w*|\bverloren\b", r"\bperd\w*"))),
+    Opposite("begin", (M_("the beginning"), M_("the end")),
+             (_per_lang(r"\bbeginning\b|\bbegins?\b", r"\bBeginn\w*|\bbeginn\w*|\bAnfang\w*", r"\bdébut\w*|\bcommence\w*"),
+              _per_lang(r"\bend\b(?!\s+step)|\bends\b", r"\bEnde\b|\bendet\b", r"(?<!étape de )\bfin\b"))),
+    Opposite("before", (M_("before"), M_("after")),
+             (_per_lang(r"\bbefore\b", r"\bbevor\b|\bvor\b|\bvorher\b|\bzuvor\b", r"\bavant\b"),
+              _per_lang(r"\bafter\w*\b", r"\bnachdem\b|\bnach\b", r"\baprès\b"))),
+    Opposite("power", (M_("power"), M_("toughness")),
+             (_per_lang(r"\bpower\b", r"\bStärke\b", r"\bforce\b"),
+              _per_lang(r"\btoughness\b", r"\bWiderstandskraft\b", r"\bendurance\b"))),
+    Opposite("more", (M_("more (greater, higher)"), M_("fewer (less, lower)")),
+             (_per_lang(r"\bmore\b|\bgreater\b|\bhigher\b|\bgreatest\b|\bhighest\b",
+                        r"\bmehr\b|\bgrößer\w*|\bhöher\w*|\bhöchst(?!ens)\w*",
+                        r"(?<!ne )(?<!n['’])(?<!au )\bplus (?:de|d['’]|que|grande?s?|élevée?s?)\b|\bou plus\b"
+                        r"|\bsupérieur\w*"),
+              _per_lang(r"\bfewer\b|\bless\b|\blower\b|\blowest\b|\bsmallest\b",
+                        r"\bweniger\b|\bkleiner\w*|\bniedriger\w*|\bniedrigst\w*|\bgeringer\w*|\bgeringst\w*",
+                        r"(?<!au )(?<!à )\bmoins\b|\binférieur\w*|\bplus petite?s?\b|\bplus faibles?\b"))),
+    Opposite("enter", (M_("entering"), M_("leaving")),
+             (_per_lang(r"\benter\w*", r"\bkomm\w*|\bbetr[ie]\w*|\bgelang\w*", r"\barriv\w*|\bentr\w*"),
+              _per_lang(r"\bleaves?\b|\bleaving\b|\bleft\b", r"\bverl[äa]ss\w*|\bverließ\w*", r"\bquitt\w*"))),
+    Opposite("draw", (M_("drawing"), M_("discarding")),
+             (_per_lang(r"\bdraw\w*|\bdrew\b", r"\bzieh\w*|\bgezogen\w*|\bzog\w*", r"\bpioch\w*"),
+              _per_lang(r"\bdiscard\w*", r"\babw[iue]rf\w*|\bwirf\w*|\babgeworfen\w*|\bwarf\w*", r"\bdéfauss\w*"))),
+)
+
+
+def _unparenthesised(english: str, text: str) -> tuple[str, str]:
+    """The sentences as compared: a parenthesis (a reminder text) one side has and the other has not
+    is blanked (the missing one is `structure.parentheses`' finding)."""
+    if "(" in english and "(" not in text:
+        english = _PARENTHESIS.sub(lambda m: " " * len(m.group()), english)
+    elif "(" in text and "(" not in english:
+        text = _PARENTHESIS.sub(lambda m: " " * len(m.group()), text)
+    return english, text
+
+
+def qualifier_changes(english: str, text: str, lang: str) -> list[tuple[str, Qualifier, Change]]:
+    """The qualifiers a translation loses ("lost": the English sentence says "until end of turn",
+    its translation nothing of the kind; `said` is the English words) or adds ("added": `span` is
+    the translation's words), sentence by sentence; each qualifier once per text. A "not just" whose
+    negation is lost ("nicht nur" → "nur") is the qualifier "only" added."""
+    if lang not in _NOT_ONLY:
+        return []
+    out: list[tuple[str, Qualifier, Change]] = []
+    seen: set[str] = set()
+    for (ea, eb), (ta, tb) in aligned(english, text):
+        en_text, tr_text = _unparenthesised(english[ea:eb], text[ta:tb])
+        for q in QUALIFIERS:
+            if q.name in seen:
+                continue
+            m = q.said[SOURCE_LANGUAGE].search(en_text)
+            if m and not q.said[lang].search(tr_text) and not (q.unless and q.unless.search(en_text)):
+                seen.add(q.name)
+                out.append(("lost", q, Change(None, m.group(), (m.group(),), (ea, eb), (ta, tb))))
+                continue
+            added = q.added[lang].search(tr_text) if q.added is not None else None
+            if added and not q.added[SOURCE_LANGUAGE].search(en_text):   # type: ignore[index]
+                seen.add(q.name)
+                out.append(("added", q, Change((ta + added.start(), ta + added.end()), added.group(), (), (ea, eb),
+                                               (ta, tb))))
+        if "only" not in seen and _NOT_ONLY[SOURCE_LANGUAGE].search(en_text) and not _NOT_ONLY[lang].search(tr_text):
+            only = _ONLY_WORD[lang].search(tr_text)
+            if only:
+                seen.add("only")
+                q = next(q for q in QUALIFIERS if q.name == "only")
+                out.append(("added", q, Change((ta + only.start(), ta + only.end()), only.group(), (), (ea, eb),
+                                               (ta, tb))))
+    return out
+
+
+def opposite_change(english: str, text: str, lang: str) -> tuple[Opposite, int, Change] | None:
+    """The first sentence whose translation says one of two opposites where its English says the
+    other and not this one ("untap" / "tappe", "the top of your library" / "unter deine Bibliothek"):
+    the opposite, the side the translation says (0 or 1) and where."""
+    if lang not in _NOT_ONLY:
+        return None
+    for (ea, eb), (ta, tb) in aligned(english, text):
+        en_text, tr_text = _unparenthesised(english[ea:eb], text[ta:tb])
+        for o in OPPOSITES:
+            en = [bool(side[SOURCE_LANGUAGE].search(en_text)) for side in o.sides]
+            if en[0] == en[1]:
+                continue
+            said = 1 if en[0] else 0        # the side the English does not say
+            m = o.sides[said][lang].search(tr_text)
+            if m and not o.sides[1 - said][lang].search(tr_text):
+                return o, said, Change((ta + m.start(), ta + m.end()), m.group(), (), (ea, eb), (ta, tb))
+    return None
+
+
 # ------------------------------------------------------------------ checks
 
 
 def _pairs(ctx: Context) -> Iterator[tuple[Text, Text]]:
-    """Each translation in a language the lexicon knows, with the English it was made from."""
-    for t, _english in ctx.translations():
-        if t.lang in LEXICON:
-            english = source_english(ctx, t)
-            if english is not None:
-                yield t, english
+    """Each translation in a language the lexicon knows, with the English it was made from: the
+    canonical text and every other text of the unit in that language (a second published
+    translation is read too), except one that says what the canonical says."""
+    for t in ctx.texts(ctx.targets, variants=True):
+        if t.lang not in LEXICON or t.english is None:
+            continue
+        if t.index and t.text == t.unit.variants[t.lang][0].text:
+            continue
+        english = source_english(ctx, t)
+        if english is not None:
+            yield t, english
+
+
+def _label(t: Text) -> Message | str:
+    """How a message names the text: its unit, and for a text beside the canonical one which it is."""
+    if not t.index:
+        return t.label
+    return M_("{label}{which}", label=t.label,
+              which=M_(" (variant {n}, source {source})", n=t.index + 1, source=t.variant.source))
 
 
 def _excerpt(text: str, span: Span) -> str:
@@ -514,7 +726,7 @@ def number(ctx: Context) -> Iterator[Issue]:
         said = f"'{change.said}'" if change.said else M_("no number")
         expected = ", ".join(f"'{x}'" for x in change.expected) or M_("no number")
         yield Issue.at(t, M_("{label}: the text in {lang} says {said} (“{context}”) where the English says {english} "
-                             "(“{sentence}”): a different number changes the rule", label=t.label,
+                             "(“{sentence}”): a different number changes the rule", label=_label(t),
                              lang=ctx.lang(t.lang), said=said, context=_at(t.text, change), english=expected,
                              sentence=_excerpt(english.text, change.sentence)),
                        M_("say the number the English says"), span=change.span)
@@ -531,7 +743,7 @@ def bound(ctx: Context) -> Iterator[Issue]:
         said: Message = _BOUND[change.said] if change.said else M_("no bound")
         expected = tuple(_BOUND[k] for k in change.expected) or M_("no bound")
         yield Issue.at(t, M_("{label}: the text in {lang} sets {said} (“{context}”) where the English sets {english} "
-                             "(“{sentence}”)", label=t.label, lang=ctx.lang(t.lang), said=said,
+                             "(“{sentence}”)", label=_label(t), lang=ctx.lang(t.lang), said=said,
                              context=_at(t.text, change), english=expected,
                              sentence=_excerpt(english.text, change.sentence)),
                        M_("keep the bound of the English: 'at least' is a lower bound, 'at most' and 'up to' "
@@ -551,12 +763,12 @@ def negation(ctx: Context) -> Iterator[Issue]:
 def _negation_issue(ctx: Context, t: Text, english: Text, kind: str, change: Change) -> Issue:
     if kind == "lost":
         return Issue.at(t, M_("{label}: the English sentence “{sentence}” negates (“{negation}”); the text in {lang} "
-                              "does not negate it there (“{text}”): it may say the opposite", label=t.label,
+                              "does not negate it there (“{text}”): it may say the opposite", label=_label(t),
                               sentence=_excerpt(english.text, change.sentence), negation=change.said,
                               lang=ctx.lang(t.lang), text=_at(t.text, change)),
                         M_("compare it with the English and write the negation (it is a change of meaning)"))
     return Issue.at(t, M_("{label}: the text in {lang} negates (“{context}”) where the English does not (“{sentence}”): "
-                          "it may say the opposite", label=t.label, lang=ctx.lang(t.lang), context=_at(t.text, change),
+                          "it may say the opposite", label=_label(t), lang=ctx.lang(t.lang), context=_at(t.text, change),
                           sentence=_excerpt(english.text, change.sentence)),
                     M_("say what the English says, without the negation"), span=change.span)
 
@@ -580,7 +792,7 @@ def player(ctx: Context) -> Iterator[Issue]:
         if change is None:
             continue
         yield Issue.at(t, M_("{label}: the text in {lang} names {role} (“{context}”), whom the English does not name; "
-                             "the English names {english} (“{sentence}”)", label=t.label, lang=ctx.lang(t.lang),
+                             "the English names {english} (“{sentence}”)", label=_label(t), lang=ctx.lang(t.lang),
                              role=_ROLE[change.said], context=_at(t.text, change),
                              english=tuple(_ROLE[r] for r in change.expected) or M_("no player"),
                              sentence=_excerpt(english.text, change.sentence)),
@@ -626,12 +838,12 @@ def zone(ctx: Context) -> Iterator[Issue]:
         sentence = next(((a, b) for a, b in sentences(t.text) if a <= change.span[0] < b), (0, len(t.text)))
         if kind == "changed":
             msg = M_("{label}: the English sentence “{sentence}” names {english}; the text in {lang} names {zone} "
-                     "there instead (“{context}”)", label=t.label, sentence=_excerpt(english.text, change.sentence),
+                     "there instead (“{context}”)", label=_label(t), sentence=_excerpt(english.text, change.sentence),
                      english=names, lang=ctx.lang(t.lang), zone=_concept_name(ctx, change.said),
                      context=_excerpt(t.text, sentence))
         else:
             msg = M_("{label}: in the English sentence “{sentence}” something comes from {english}; in the text in "
-                     "{lang} it comes from {zone} (“{context}”): the zones are swapped", label=t.label,
+                     "{lang} it comes from {zone} (“{context}”): the zones are swapped", label=_label(t),
                      sentence=_excerpt(english.text, change.sentence), english=names, lang=ctx.lang(t.lang),
                      zone=_concept_name(ctx, change.said), context=_excerpt(t.text, sentence))
         yield Issue.at(t, msg, M_("name the zones the English names, in their roles (from which zone, to which): a "
@@ -646,14 +858,43 @@ def modality(ctx: Context) -> Iterator[Issue]:
         kind, change = found
         if kind == "obliges":
             msg = M_("{label}: the text in {lang} obliges (“{context}”) where the English permits (“{sentence}”)",
-                     label=t.label, lang=ctx.lang(t.lang), context=_at(t.text, change),
+                     label=_label(t), lang=ctx.lang(t.lang), context=_at(t.text, change),
                      sentence=_excerpt(english.text, change.sentence))
         else:
             msg = M_("{label}: the text in {lang} permits (“{context}”) where the English obliges (“{sentence}”)",
-                     label=t.label, lang=ctx.lang(t.lang), context=_at(t.text, change),
+                     label=_label(t), lang=ctx.lang(t.lang), context=_at(t.text, change),
                      sentence=_excerpt(english.text, change.sentence))
         yield Issue.at(t, msg, M_("keep what the English permits and what it obliges: 'may' is not 'must'"),
                        span=change.span)
+
+
+def qualifier(ctx: Context) -> Iterator[Issue]:
+    for t, english in _pairs(ctx):
+        for kind, q, change in qualifier_changes(english.text, t.text, t.lang):
+            if kind == "lost":
+                msg = M_("{label}: the English sentence “{sentence}” says {what} (“{english}”); the text in {lang} "
+                         "says nothing of it (“{context}”)", label=_label(t), sentence=_excerpt(english.text, change.sentence),
+                         what=q.label, english=change.said, lang=ctx.lang(t.lang), context=_excerpt(t.text, change.where))
+                fix = M_("say it as the English does: without it the rule does something else")
+            else:
+                msg = M_("{label}: the text in {lang} says {what} (“{context}”), which the English sentence does not "
+                         "say (“{sentence}”)", label=_label(t), lang=ctx.lang(t.lang), what=q.label,
+                         context=_at(t.text, change), sentence=_excerpt(english.text, change.sentence))
+                fix = M_("say what the English says, no more: what the text adds changes the rule")
+            yield Issue.at(t, msg, fix, span=change.span)
+
+
+def opposite(ctx: Context) -> Iterator[Issue]:
+    for t, english in _pairs(ctx):
+        found = opposite_change(english.text, t.text, t.lang)
+        if found is None:
+            continue
+        o, side, change = found
+        yield Issue.at(t, M_("{label}: the English sentence “{sentence}” says {english}; the text in {lang} says {said} "
+                             "there (“{context}”): the opposite", label=_label(t),
+                             sentence=_excerpt(english.text, change.sentence), english=o.labels[1 - side],
+                             lang=ctx.lang(t.lang), said=o.labels[side], context=_at(t.text, change)),
+                       M_("say {english}, as the English does", english=o.labels[1 - side]), span=change.span)
 
 
 def sentence_change(english: str, text: str) -> tuple[int, int] | None:
@@ -678,7 +919,7 @@ def sentence(ctx: Context) -> Iterator[Issue]:
         yield Issue.at(t, MN_("{label}: the English has {en} sentence, the text in {lang} {tr}: a sentence may be "
                               "missing (the English ends “{last}”)",
                               "{label}: the English has {en} sentences, the text in {lang} {tr}: a sentence may be "
-                              "missing (the English ends “{last}”)", "en", label=t.label, en=found[0], tr=found[1],
+                              "missing (the English ends “{last}”)", "en", label=_label(t), en=found[0], tr=found[1],
                               lang=ctx.lang(t.lang), last=_excerpt(english.text, en_spans[-1])),
                        M_("compare it sentence by sentence with the English: translate what is missing"))
 
@@ -690,5 +931,9 @@ CHECKS = (
     Check("meaning.player", "a player role (opponent, owner, controller …) the English does not name", Severity.ERROR, player, cost=7, needs=(TERMS,)),
     Check("meaning.zone", "the zones of a sentence changed or swapped against the English", Severity.ERROR, zone, cost=9),
     Check("meaning.modality", "'may' read as 'must', or 'must' as 'may'", Severity.ERROR, modality, cost=7),
+    Check("meaning.qualifier", "a qualifier of the English (until end of turn, instead, another, target, only, one or "
+          "more, an opponent) left out, or one added", Severity.ERROR, qualifier, cost=9),
+    Check("meaning.opposite", "one of two opposites said for the other (tapped/untapped, top/bottom, attacking/"
+          "blocking, gain/lose …)", Severity.ERROR, opposite, cost=9),
     Check("meaning.sentences", "fewer sentences than the English: one may be missing", Severity.WARNING, sentence, cost=2),
 )
