@@ -120,6 +120,21 @@ def test_missing_term(lang, english, text, expected):
         assert "'pay'" in issues[0].message
 
 
+def test_a_term_the_english_gained_since_the_translation_is_the_stale_findings():
+    """The English now says 'spell' where the English the German was made from said 'card': the
+    stale finding says what changed; the German lacks no term of its own English."""
+    from rulekb.models import english_hash
+    old = "Playing a card works just like playing any other card."
+    new = "Casting a card works just like casting any other spell."
+    kb = kb_of(rule(subrules={"a": {"en": [new, old],
+                                    "de": ("Das Wirken einer Karte funktioniert wie das Wirken jeder anderen Karte.",
+                                           {"translated_from": english_hash(old)})}}))
+    assert run("terminology.missing-term", kb) == []
+    kb = kb_of(rule(subrules={"a": {"en": new, "de": "Das Wirken einer Karte funktioniert wie das Wirken jeder "
+                                                     "anderen Karte."}}))
+    assert ["'spell'" in i.message for i in run("terminology.missing-term", kb)] == [True]
+
+
 UNTRANSLATED = [
     ("fr", "Lancer un sort en utilisant sa capacité de retrace suit les règles.", True),
     ("fr", "Lancer un sort en utilisant sa capacité de pistage suit les règles.", False),

@@ -92,7 +92,9 @@ def _concept(ctx: Context, concept_id: str) -> Named:
 
 def missing_term(ctx: Context) -> Iterator[Issue]:
     for t, _english in ctx.translations():
-        en_text = ctx.english_text(t)
+        # the English the text was made from: a term the English has gained since ('card' -> 'spell') is
+        # the stale finding's, once
+        en_text = source_english(ctx, t)
         assert en_text is not None
         en_matches = ctx.terms(en_text)
         have = {m.concept_id for m in ctx.terms(t)}
