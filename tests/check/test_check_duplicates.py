@@ -114,3 +114,26 @@ def test_history_is_not_disagreement(variants, expected):
                "seed": Source("seed", "Seed", "seed", None, None)}
     kb = KnowledgeBase(kb.languages, MappingProxyType(sources), kb.rules, kb.cards, kb.rulings)
     assert bool(run("sources.english-variant", kb)) is expected
+
+
+def test_a_number_the_release_prints_twice_is_info():
+    """The official release of 2009-10-01 prints two 702.30d: both official texts of one kind of
+    source share the release; nothing is to change (info). A seed text against it is a warning."""
+    import dataclasses
+    from types import MappingProxyType
+    from rulekb.models import KnowledgeBase, Severity, Source, Status
+    other = EN_R.replace("this way", "so")
+    for source, status, severity in (("cr-2018", Status.OFFICIAL, Severity.INFO),
+                                     ("seed", Status.COMMUNITY, None)):
+        r = ruling("explore-left", {"en": [EN_R, other]})
+        a, b = r.unit.variants["en"]
+        en = (dataclasses.replace(a, releases=("2018-01-19",), source="cr-2018"),
+              dataclasses.replace(b, releases=("2018-01-19",), source=source, status=status))
+        r = dataclasses.replace(r, unit=dataclasses.replace(r.unit, variants=MappingProxyType({"en": en})))
+        sources = {"cr-2018": Source("cr-2018", "CR", "comprehensive-rules", None, "2018-01-19"),
+                   "seed": Source("seed", "Seed", "seed", None, None)}
+        kb = kb_of(rulings=(r,))
+        kb = KnowledgeBase(kb.languages, MappingProxyType(sources), kb.rules, kb.cards, kb.rulings)
+        (issue,) = run("sources.english-variant", kb)
+        assert issue.severity is severity
+        assert ("printed twice" in issue.message) is (severity is Severity.INFO)

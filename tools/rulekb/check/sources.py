@@ -22,7 +22,7 @@ from typing import Iterator
 
 import cydifflib
 
-from ..models import M_, SOURCE_LANGUAGE, Severity, normalise
+from ..models import M_, SOURCE_LANGUAGE, Severity, Status, normalise
 from .base import Check, Context, Issue, Text
 from .staleness import changes
 
@@ -68,6 +68,12 @@ def _kind(ctx: Context, source: str) -> str:
     return found.kind if found is not None else ""
 
 
+def _printed_twice(ctx: Context, a: Text, b: Text) -> bool:
+    """Whether two English texts that share a release are both that release's official print."""
+    return (a.variant.status is Status.OFFICIAL and b.variant.status is Status.OFFICIAL
+            and _kind(ctx, a.variant.source) == _kind(ctx, b.variant.source))
+
+
 def english_variant(ctx: Context) -> Iterator[Issue]:
     for unit in ctx.units:
         variants = unit.variants.get(SOURCE_LANGUAGE, ())
@@ -94,7 +100,16 @@ def english_variant(ctx: Context) -> Iterator[Issue]:
         for i, j in shared:
             a, b = texts[i], texts[j]
             both = sorted(set(a.variant.releases) & set(b.variant.releases))
-            if normalised(a) != normalised(b):
+            if normalised(a) != normalised(b) and _printed_twice(ctx, a, b):
+                # both official texts of one kind of source, imported from the release itself: the release
+                # prints the number twice (the rules of 2009-10-01 print two 702.30d); nothing is to change
+                yield Issue.at(a, M_("{label} is printed twice in the rules release of {release}: [{first}] and "
+                                     "[{second}]; from one to the other: {changes}", label=unit.label,
+                                     release=both[-1], first=_describe(a), second=_describe(b),
+                                     changes=changes(b.text, a.text)),
+                               M_("nothing to change: the knowledge base keeps both, as the release prints them"),
+                               severity=Severity.INFO)
+            elif normalised(a) != normalised(b):
                 yield Issue.at(a, M_("{label} has two English texts in the rules release of {release}: "
                                      "[{first}] and [{second}]; from one to the other: {changes}",
                                      label=unit.label, release=both[-1], first=_describe(a),
