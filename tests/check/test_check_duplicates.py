@@ -136,4 +136,4 @@ def test_a_number_the_release_prints_twice_is_info():
         kb = KnowledgeBase(kb.languages, MappingProxyType(sources), kb.rules, kb.cards, kb.rulings)
         (issue,) = run("sources.english-variant", kb)
         assert issue.severity is severity
-        assert ("printed twice" in issue.message) is (severity is Severity.INFO)
+        assert ("prints two texts under one number" in issue.message) is (severity is Severity.INFO)

@@ -103,8 +103,9 @@ def english_variant(ctx: Context) -> Iterator[Issue]:
             if normalised(a) != normalised(b) and _printed_twice(ctx, a, b):
                 # both official texts of one kind of source, imported from the release itself: the release
                 # prints the number twice (the rules of 2009-10-01 print two 702.30d); nothing is to change
-                yield Issue.at(a, M_("{label} is printed twice in the rules release of {release}: [{first}] and "
-                                     "[{second}]; from one to the other: {changes}", label=unit.label,
+                yield Issue.at(a, M_("{label}: the rules release of {release} prints two texts under one number "
+                                     "(its number of the time): [{first}] and [{second}]; from one to the other: "
+                                     "{changes}", label=unit.label,
                                      release=both[-1], first=_describe(a), second=_describe(b),
                                      changes=changes(b.text, a.text)),
                                M_("nothing to change: the knowledge base keeps both, as the release prints them"),
