@@ -570,3 +570,15 @@ def test_a_second_translation_that_says_what_the_canonical_says_is_read_once():
     same = "Tappe eine Kreatur deiner Wahl."
     kb = kb_of(rule(subrules={"a": {"en": english, "de": [same, (same, {"source": "other"})]}}))
     assert len(run("meaning.opposite", kb)) == 1
+
+
+def test_a_second_translation_without_any_negation_is_this_checks_finding():
+    """structure.negation reads canonical texts only: a second text that lost its only negation is
+    meaning.negation's finding, also when both checks run."""
+    english = "If you reveal a nonland card this way, you won't put a +1/+1 counter on anything."
+    kb = kb_of(rule(subrules={"a": {"en": english, "de": [
+        "Falls du auf diese Weise eine Nichtlandkarte aufdeckst, legst du auf nichts eine +1/+1-Marke.",
+        ("Falls du auf diese Weise eine Nichtlandkarte aufdeckst, legst du auf alles eine +1/+1-Marke.",
+         {"source": "other"})]}}))
+    found = findings(kb, ("meaning.negation", "structure.negation"))
+    assert [(f.code, "(variant 2, source other)" in f.message) for f in found] == [("meaning.negation", True)]

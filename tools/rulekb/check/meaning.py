@@ -754,8 +754,9 @@ def negation(ctx: Context) -> Iterator[Issue]:
     whole = "structure.negation" in ctx.selected
     for t, english in _pairs(ctx):
         changes = negation_changes(english.text, t.text, t.lang)
-        if changes and whole and whole_negations(t.text, t.lang) == 0:
-            changes = [c for c in changes if c[0] != "lost"]  # no negation at all: structure.negation's finding
+        if changes and whole and not t.index and whole_negations(t.text, t.lang) == 0:
+            # no negation at all: structure.negation's finding (which reads canonical texts only)
+            changes = [c for c in changes if c[0] != "lost"]
         for kind, change in changes:
             yield _negation_issue(ctx, t, english, kind, change)
 
