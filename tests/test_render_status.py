@@ -189,3 +189,26 @@ def test_the_french_page_spaces_its_punctuation_as_french_does(seed):
     assert "Constats\u00a0: " in text and "État des traductions\u00a0: Français" in text
     unspaced = [text[max(0, m.start() - 30):m.end() + 10] for m in re.finditer(r"[^\u00a0\u202f\s][:;!?](?=\s)", text)]
     assert unspaced == []
+
+
+def test_on_a_phone_the_texts_are_folded_and_a_long_message_shows_its_first_words(kb, result, uis):
+    """The status page keeps a finding short on a phone: each text's English and translation in a
+    fold (labelled in the page's language), and a message longer than a few lines cut at a word, its
+    rest and its fix in a fold; a short message stays whole. The HTML report shows everything."""
+    from rulekb.models import Message
+    long = ("702.78a: the text in German translates an older English: " + "“Retrace appears on some instants.” " * 12)
+    first = next(f for f in result.findings if f.lang == "de" and f.entry == "retrace.a")
+    folded = replace(result, findings=tuple(replace(f, message=long, msg=Message(long)) if f is first else f
+                                            for f in result.findings))
+    de = load_uis(ROOT, kb.languages)["de"]
+    page = markdown.markdown(status_page(folded, kb, de), extensions=["md_in_html", "tables"])
+    assert page.count('<details class="texts"><summary>Die Texte: Englisch und Deutsch</summary><table class="parallel">') \
+        == page.count('<table class="parallel">') > 0
+    (fold,) = re.findall(r'<details class="finding"><summary>(.*?)</summary>(.*?)</details>', page)
+    summary, rest = (html.unescape(re.sub(r"<[^>]+>", "", part)) for part in fold)
+    fix = de._("fix: {suggestion}").split("{")[0]
+    head = summary.split(f"{first.code} ", 1)[1].removesuffix(" …")     # after the severity and the code
+    tail = rest.removeprefix("… ").split(fix)[0]
+    assert len(summary) < 220 and fix in rest and fix not in summary
+    assert f"{head} {tail}" == long                                     # cut at a word, nothing lost
+    assert '<details class="finding">' not in to_html(folded, kb) and '<details class="texts">' not in to_html(folded, kb)
