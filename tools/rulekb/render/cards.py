@@ -21,7 +21,7 @@ from markupsafe import Markup
 from ..models import Card
 from . import paths
 from .context import Lang
-from .rules import RulingView, ruling_view
+from .rules import ruling_view
 from .text import Where
 
 
@@ -55,7 +55,7 @@ class CardView:
     oracle_id: str
     source: str            # the title of its source
     mechanics: tuple[RuleRef, ...]
-    rulings: tuple[RulingView, ...]
+    rulings: tuple[Markup, ...]    # the block of each ruling (the ``ruling`` macro of its `RulingView`)
     api_href: str
 
 
@@ -113,8 +113,9 @@ def card_view(c: Lang, card: Card, page: str) -> CardView:
         tuple(ref for ref in mechanics if ref is not None),
         # the ruling's anchor on the page of the first card it stands on (its place when it
         # belongs to no rule): a ruling of two cards of one group is on the page twice
-        tuple(ruling_view(c, ruling, where, show_cards=False,
-                          anchor=ruling.id if ruling.cards[0] == card.id else None) for ruling in rulings),
+        tuple(c.card_ruling_html(ruling_view(c, ruling, where, show_cards=False,
+                                             anchor=ruling.id if ruling.cards[0] == card.id else None),
+                                 len(ruling.cards) > 1) for ruling in rulings),
         paths.to_site_root(page) + paths.api_path(c.lang, "cards", paths.card_group(card.id)))
 
 
