@@ -22,7 +22,7 @@ rule pages of all 110 releases take 59,790 diffs, whose matching cost 25 s in di
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Literal, NamedTuple
 
 import cydifflib
 
@@ -33,16 +33,40 @@ Op = Literal["equal", "delete", "insert"]
 # Spaces ride on their words (and are ignored when words are compared): a token as common as
 # " " made the matcher's longest-match search crawl on long texts (the whole rules: ~8x slower).
 _TOKEN = re.compile(r"\s+|(?:[\w’'./+]*\w|.)\s*", re.UNICODE | re.DOTALL)
+# what is compared of each token (`_key`), found by a scan of its own: the same words where
+# white space is not matched, a white space that begins the text aside (it is a token alone)
+_KEY = re.compile(r"[\w’'./+]*\w|\S", re.UNICODE)
 
 
 def tokens(text: str) -> list[str]:
     return _TOKEN.findall(text)
 
 
+class Tokenised(NamedTuple):
+    """A text's tokens and what is compared of each (`_key`), in one pass of each regex."""
+
+    tokens: list[str]
+    keys: list[str]
+
+
+def tokenise(text: str) -> Tokenised:
+    found = _TOKEN.findall(text)
+    keys = _KEY.findall(text)
+    if found and found[0].isspace():   # white space that begins the text: its own token and key
+        keys.insert(0, found[0])
+    return Tokenised(found, keys)
+
+
 def word_diff(old: str, new: str) -> tuple[tuple[Op, str], ...]:
     """The word-level difference from `old` to `new` as (operation, text) pairs."""
-    a, b = tokens(old), tokens(new)
-    matcher = cydifflib.SequenceMatcher(None, [_key(t) for t in a], [_key(t) for t in b], autojunk=False)
+    return diff_tokens(tokenise(old), tokenise(new))
+
+
+def diff_tokens(old: Tokenised, new: Tokenised) -> tuple[tuple[Op, str], ...]:
+    """`word_diff` of two tokenised texts (`tokenise`): a caller that compares each text with
+    several others tokenises it once."""
+    a, b = old.tokens, new.tokens
+    matcher = cydifflib.SequenceMatcher(None, old.keys, new.keys, autojunk=False)
     ops: list[tuple[Op, str]] = []
 
     def add(op: Op, text: str) -> None:

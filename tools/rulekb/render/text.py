@@ -104,20 +104,22 @@ class CardNames:
         if not self._heads:
             return []
         folded = _fold_quotes(text)
-        # most texts name no card: two words of no name next to each other (a look-up per pair
-        # of the words' strings) say so before the words' places are taken
+        # the words (runs of letters and digits) where a name may begin: a pair of words next to
+        # each other that begins a name; most texts have none and name no card
         plain = _WORD_RUN.findall(folded)
         heads = self._heads
-        if not any(pair in heads for pair in zip(plain, plain[1:])):
+        if heads.keys().isdisjoint(zip(plain, plain[1:])):
             return []
-        words = [(m.start(), m.group()) for m in _WORD_RUN.finditer(folded)]   # runs of letters and digits
+        pairs = list(zip(plain, plain[1:]))
+        hits = [i for i, pair in enumerate(pairs) if pair in heads]
+        starts = [m.start() for m in _WORD_RUN.finditer(folded)]
         out: list[tuple[int, int, str]] = []
         after = 0
-        for i in range(len(words) - 1):
-            start, word = words[i]
+        for i in hits:
+            start = starts[i]
             if start < after or (start > 0 and _is_letter(folded[start - 1])):
                 continue
-            for name in self._heads.get((word, words[i + 1][1]), ()):
+            for name in heads[pairs[i]]:
                 end = start + len(name)
                 if folded.startswith(name, start) and not (end < len(folded) and _is_letter(folded[end])):
                     out.append((start, end, self._by_name[name]))
