@@ -164,6 +164,7 @@ class Releases:
         self._english: dict[str, dict[str, Variant]] = {}   # unit id -> release -> its English there
         self._units: dict[str, dict[str, tuple[str, Rule, Unit, str | None]]] = {release: {} for release in self.known}
         self.continues: dict[str, str] = {}   # unit id -> the unit id of the text it continues
+        self._glossary: dict[str, tuple[tuple[str, str] | None, ...]] = {}   # release -> `glossary`
         for rule in kb.rules:
             self._index(rule)
             for move in rule.moves:
@@ -195,16 +196,32 @@ class Releases:
             if found is None:
                 continue
             base = found[0]
+            # a text listed in the release is its English there (what `english` gives), read
+            # from the unit's index made above
             for unit in heads:
-                if release in english[unit.id]:
-                    units[unit.id] = (base, rule, unit, self.english(unit, release, rule.release))
+                variant = english[unit.id].get(release)
+                if variant is not None:
+                    units[unit.id] = (base, rule, unit, variant.text)
             for sub in subs:
                 letter = sub.letters.get(release)
                 if letter is None and release == rule.release and sub in current:
                     letter = sub.letter
-                if letter is not None and release in english[sub.unit.id]:
-                    units[sub.unit.id] = (subrule_number(base, letter), rule, sub.unit,
-                                          self.english(sub.unit, release, rule.release))
+                if letter is not None:
+                    variant = english[sub.unit.id].get(release)
+                    if variant is not None:
+                        units[sub.unit.id] = (subrule_number(base, letter), rule, sub.unit, variant.text)
+
+    def glossary(self, release: str) -> tuple[tuple[str, str] | None, ...]:
+        """Each glossary entry's (term, definition) in `release` (None: not in it), in the
+        glossary's order; made once per release (a step's newer release is the next step's older)."""
+        found = self._glossary.get(release)
+        if found is None:
+            sides = []
+            for entry in self.kb.glossary:
+                term, definition = self.english(entry.term, release), self.english(entry.definition, release)
+                sides.append((term, definition or "") if term is not None else None)
+            found = self._glossary[release] = tuple(sides)
+        return found
 
     def units(self, release: str) -> dict[str, tuple[str, Rule, Unit, str | None]]:
         """Unit id -> (its number, its rule, the unit, its English) of every text of the
@@ -274,14 +291,8 @@ def compare_releases(kb: KnowledgeBase, new: str, old: str | None = None, *,
         return found
 
     changes.sort(key=lambda c: (key(c.number), c.old_number is None, c.unit.id))
-    glossary = []
-    for entry in kb.glossary:
-        sides = []
-        for release in (old, new):
-            term, definition = index.english(entry.term, release), index.english(entry.definition, release)
-            sides.append((term, definition or "") if term is not None else None)
-        if sides[0] != sides[1]:
-            glossary.append(GlossaryChange(entry, sides[0], sides[1]))
+    glossary = [GlossaryChange(entry, before, after)
+                for entry, before, after in zip(kb.glossary, index.glossary(old), index.glossary(new)) if before != after]
     glossary.sort(key=lambda g: (g.term.casefold(), g.entry.id))
     old_numbers = {entry[0] for entry in olds.values()}
     new_numbers = {entry[0] for entry in news.values()}
