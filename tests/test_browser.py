@@ -647,3 +647,25 @@ def test_complete_the_index_pages_fit_a_phone(browser, complete_base, lang):
             if found["page"] > found["screen"] or found["wider"]:
                 wide[path] = found
         assert not wide, wide
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+def test_axe_finds_no_serious_violation_with_the_phone_menu_open(browser, built, axe_source, lang):
+    """On a phone the navigation and the table of contents of a page in it live in the drawer: a
+    reader opens the menu, then the page's table of contents in it; axe checks the contrast of
+    what shows, so each state is audited (the title of the table of contents was 4.41:1)."""
+    context = browser.new_context(viewport=PHONE, locale=f"{lang}-{lang.upper()}")
+    tab = context.new_page()
+    try:
+        report = {}
+        for path in ("status.html", "about.html"):
+            tab.goto(f"{built.site.resolve().as_uri()}/{lang}/{path}")
+            tab.click("label.md-header__button[for='__drawer']")
+            tab.wait_for_timeout(400)
+            drawer = axe_violations(tab, axe_source)
+            tab.click(".md-nav--primary label.md-nav__link[for='__toc']")
+            tab.wait_for_timeout(400)
+            report[path] = drawer + axe_violations(tab, axe_source)
+        assert not any(report.values()), {path: found for path, found in report.items() if found}
+    finally:
+        context.close()
