@@ -114,6 +114,11 @@ class Shared:
     cards_by_rule: Mapping[str, tuple[str, ...]] = field(default_factory=dict)   # rule id -> its keyword's cards
     inline: Inline = field(init=False)
     diffs: Diffs = field(init=False, default_factory=Diffs)   # the word diffs of the English, made once for every language
+    # unit id -> its versions and diffs on its rule page (`versions.unit_history`; None: it has
+    # no versions to show), made once for every language
+    histories: dict = field(init=False, default_factory=dict)
+    # rule id -> the sources of its page's texts, by language (`rules.source_groups`), made once for every language
+    source_groups: dict = field(init=False, default_factory=dict)
     _chosen: dict = field(init=False, default_factory=dict)
     order: tuple[str, ...] = field(init=False, default=())   # the knowledge base's languages
 

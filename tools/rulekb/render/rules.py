@@ -16,7 +16,7 @@ from markupsafe import Markup
 
 from ..releases import english_versions
 from ..link import Moved
-from ..models import Rule, Ruling
+from ..models import Rule, Ruling, Unit
 from . import paths
 from .context import Lang, UnitView
 from .text import State, Where
@@ -203,20 +203,37 @@ def moves(c: Lang, rule: Rule, moved: tuple[Moved, ...], where: Where) -> tuple[
     return tuple(out)
 
 
-def sources(c: Lang, rule: Rule) -> tuple[SourceView, ...]:
-    """Every source of the rule's texts and of the rulings on its page, with the languages and
-    texts it gives."""
-    by_source: dict[str, dict[str, list[str]]] = {}
+SourceGroups = tuple[tuple[str, tuple[tuple[str, tuple[Unit, ...]], ...]], ...]
+
+
+def source_groups(c: Lang, rule: Rule) -> SourceGroups:
+    """Every source of the rule's texts and of the rulings on its page (in the order of their
+    titles), with the languages it gives texts in (in the knowledge base's order) and those
+    texts: the same in every language, made once per rule (`context.Shared.source_groups`)."""
+    found = c.shared.source_groups.get(rule.id)
+    if found is not None:
+        return found
+    by_source: dict[str, dict[str, list[Unit]]] = {}
     units = list(rule.units) + [r.unit for r in c.shared.rulings_by_mechanic.get(rule.id, ())]
     for unit in units:
         for lang, variants in unit.variants.items():
-            for variant in variants:
-                by_source.setdefault(variant.source, {}).setdefault(lang, []).append(c.unit_name(unit, short=True))
+            for _variant in variants:
+                by_source.setdefault(_variant.source, {}).setdefault(lang, []).append(unit)
     order = {code: i for i, code in enumerate(c.order)}
+    found = c.shared.source_groups[rule.id] = tuple(
+        (source_id, tuple((lang, tuple(units)) for lang, units in sorted(by_source[source_id].items(),
+                                                                         key=lambda kv: order.get(kv[0], 99))))
+        for source_id in sorted(by_source, key=lambda s: (c.source_title(s), s)))
+    return found
+
+
+def sources(c: Lang, rule: Rule) -> tuple[SourceView, ...]:
+    """Every source of the rule's texts and of the rulings on its page, with the languages and
+    texts it gives (`source_groups`), named in this language."""
     out = []
-    for source_id in sorted(by_source, key=lambda s: (c.source_title(s), s)):
-        texts = tuple((c.ui.language_name(lang), tuple(dict.fromkeys(labels)))
-                      for lang, labels in sorted(by_source[source_id].items(), key=lambda kv: order.get(kv[0], 99)))
+    for source_id, by_lang in source_groups(c, rule):
+        texts = tuple((c.ui.language_name(lang), tuple(dict.fromkeys(c.unit_name(unit, short=True) for unit in units)))
+                      for lang, units in by_lang)
         source = c.kb.sources.get(source_id)
         out.append(SourceView(c.source_title(source_id), c.source_kind(source.kind) if source else None, texts))
     return tuple(out)

@@ -8,7 +8,9 @@ the text shown on the page. The diffs grow with the versions, not with their pai
 
 No script: the diffs are made here, once per pair of distinct texts (a text unchanged over
 several releases is one version), and only for the texts that changed — a rule whose texts
-never changed gets no section. Each unit is folded in a ``<details>``, and the section is kept
+never changed gets no section. What a unit's section shows but its words and dates (its versions,
+which of them changed typography alone, its diffs in their order: `UnitHistory`) is the same in
+every language: it is made once per unit for all of them (`context.Shared.histories`). Each unit is folded in a ``<details>``, and the section is kept
 out of the search index like the number history. `rulekb diff NUMBER OLD NEW` prints the same
 diffs in the terminal.
 """
@@ -24,8 +26,8 @@ from ..models import SOURCE_LANGUAGE, Rule, Unit, Variant, normalise
 from .context import Lang
 from .diffs import diff_html
 
-__all__ = ["unit_versions", "comparisons", "typography_only", "diff_html", "versions_of", "Version", "Diff",
-           "VersionsOfUnit"]
+__all__ = ["unit_versions", "comparisons", "typography_only", "diff_html", "versions_of", "unit_history", "Version",
+           "Diff", "VersionsOfUnit", "UnitHistory"]
 
 
 def unit_versions(unit: Unit) -> list[tuple[tuple[str, ...], Variant]]:
@@ -95,27 +97,48 @@ class VersionsOfUnit:
     diffs: tuple[Diff, ...]
 
 
+@dataclass(frozen=True)
+class UnitHistory:
+    """What a unit's part of the section shows in every language: its versions (without their
+    dates, which are in the reader's language) and its diffs, in their order."""
+
+    versions: tuple[Version, ...]
+    diffs: tuple[Diff, ...]
+
+
 def versions_of(c: Lang, rule: Rule) -> tuple[VersionsOfUnit, ...]:
     """The units of the rule whose English changed, with their versions and diffs (the section's
     shape: the Versions part of ``templates/pages/rule.md.j2``); none: no section."""
     out = []
+    histories = c.shared.histories
     for unit in rule.units:
-        versions = unit_versions(unit)
-        if len(versions) >= 2:
-            out.append(_of_unit(c, unit, versions))
+        if unit.id in histories:
+            history = histories[unit.id]
+        else:
+            history = histories[unit.id] = unit_history(c, unit)
+        if history is not None:
+            out.append(VersionsOfUnit(
+                unit.id.rsplit(".", 1)[1], c.unit_name(unit, short=True),
+                tuple(Version(v.releases, v.source, v.shown, v.typography, c.release_dates(v.releases))
+                      for v in history.versions),
+                history.diffs))
     return tuple(out)
 
 
-def _of_unit(c: Lang, unit: Unit, versions: list[tuple[tuple[str, ...], Variant]]) -> VersionsOfUnit:
-    """The versions of a unit and their diffs: the changes of meaning from one release to the
-    next first (open), then those of typography alone (folded, marked), then the wider span and
-    the texts known from their sources."""
+def unit_history(c: Lang, unit: Unit) -> UnitHistory | None:
+    """The versions of a unit and their diffs (None: fewer than two versions, no section): the
+    changes of meaning from one release to the next first (open), then those of typography
+    alone (folded, marked), then the wider span and the texts known from their sources. The
+    same in every language (the sources' titles are the English of rules/sources.yaml)."""
+    versions = unit_versions(unit)
+    if len(versions) < 2:
+        return None
     shown = unit.text(SOURCE_LANGUAGE)
     released = [i for i, (releases, _v) in enumerate(versions) if releases]
     retypeset = {new for old, new in zip(released, released[1:])
                  if typography_only(versions[old][1].text, versions[new][1].text)}
     listed = tuple(Version(releases, c.source_title(variant.source), shown is not None and variant.text == shown.text,
-                           i in retypeset, c.release_dates(releases))
+                           i in retypeset)
                    for i, (releases, variant) in enumerate(versions))
     diffs: list[tuple[int, Diff]] = []
     for i, j in comparisons(versions, shown):
@@ -126,5 +149,4 @@ def _of_unit(c: Lang, unit: Unit, versions: list[tuple[tuple[str, ...], Variant]
         diffs.append((group, Diff(i + 1, j + 1, wide or typography,
                                   c.shared.diffs.html(versions[i][1].text, versions[j][1].text), typography)))
     diffs.sort(key=lambda gd: gd[0])   # stable: each group in its order
-    return VersionsOfUnit(unit.id.rsplit(".", 1)[1], c.unit_name(unit, short=True), listed,
-                          tuple(d for _g, d in diffs))
+    return UnitHistory(listed, tuple(d for _g, d in diffs))
