@@ -58,6 +58,9 @@ def main(argv: list[str] | None = None) -> int:
         found = m.opposite_change(english, text, lang)
         if found:
             yield f"opposite {found[0].name}", found[2]
+        found_c = m.colour_change(english, text, lang)
+        if found_c:
+            yield "colour", found_c
         found_m = m.modality_change(english, text, lang)
         if found_m:
             yield f"modality {found_m[0]}", found_m[1]

@@ -582,3 +582,42 @@ def test_a_second_translation_without_any_negation_is_this_checks_finding():
          {"source": "other"})]}}))
     found = findings(kb, ("meaning.negation", "structure.negation"))
     assert [(f.code, "(variant 2, source other)" in f.message) for f in found] == [("meaning.negation", True)]
+
+
+# ------------------------------------------------------------------ first and last, colours
+
+FIRST_LAST = [
+    ("de", "Reveal the first card you draw each turn.", "Decke die erste Karte auf, die du in jedem Zug ziehst.", None),
+    ("de", "Reveal the first card you draw each turn.", "Decke die letzte Karte auf, die du in jedem Zug ziehst.", "letzte"),
+    ("fr", "When the last time counter is removed, cast it.", "Quand le dernier marqueur « temps » est retiré, lancez-la.", None),
+    ("fr", "When the last time counter is removed, cast it.", "Quand le premier marqueur « temps » est retiré, lancez-la.", "premier"),
+]
+
+
+@pytest.mark.parametrize("lang,english,text,word", FIRST_LAST)
+def test_first_and_last_are_opposites(lang, english, text, word):
+    found = issues("meaning.opposite", lang, text, english)
+    assert [text[slice(*i.span)] for i in found] == ([word] if word else [])
+
+
+COLOUR = [
+    # (lang, english, translation, the colour word the finding points at, or None)
+    ("de", "Create a 1/1 white Soldier creature token.", "Erzeuge einen 1/1 weißen Soldat-Kreaturenspielstein.", None),
+    ("de", "Create a 1/1 white Soldier creature token.", "Erzeuge einen 1/1 schwarzen Soldat-Kreaturenspielstein.", "schwarzen"),
+    ("de", "Only cards from the Golgari guild (black, green, or black-green) have dredge.",
+     "Nur Karten der Golgari-Gilde (schwarz, grün oder schwarz-grün) haben Ausgraben.", None),
+    ("de", "Only cards from the Golgari guild (black, green, or black-green) have dredge.",
+     "Nur Karten der Golgari-Gilde (weiß, grün oder weiß-grün) haben Ausgraben.", "weiß"),
+    ("de", "Add one mana of any color.", "Erzeuge ein Mana einer beliebigen Farbe.", None),      # no colour named
+    ("fr", "Create a 1/1 white Soldier creature token.", "Créez un jeton de créature 1/1 blanche Soldat.", None),
+    ("fr", "Destroy target red creature.", "Détruisez la créature verte ciblée.", "verte"),
+    ("en", "Destroy target red creature.", None, None),
+]
+
+
+@pytest.mark.parametrize("lang,english,text,word", COLOUR)
+def test_colour(lang, english, text, word):
+    found = issues("meaning.colour", lang, text or english, english)
+    assert [(text or english)[slice(*i.span)] for i in found] == ([word] if word else [])
+    if word:
+        assert "names the colour" in found[0].message

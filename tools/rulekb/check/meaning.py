@@ -20,6 +20,10 @@ change of meaning, an error:
   ("from the top of your library into your graveyard" / "von deinem Friedhof in deine Bibliothek");
 - `meaning.modality`: a translation that obliges where the English permits ("You may pay" / "Du musst
   bezahlen") or permits where it obliges;
+- `meaning.qualifier`: a qualifier of the English left out ("until end of turn", "instead", "another",
+  "target", "one or more", "only", "an opponent") or added ("nur" for "not just");
+- `meaning.opposite`: one of two opposites said for the other (tapped/untapped, top/bottom …);
+- `meaning.colour`: a colour the English sentence does not name ("white" / "schwarz");
 - `meaning.sentences` (a warning: two sentences may rightly become one): fewer sentences than the
   English, one may be missing.
 
@@ -611,10 +615,47 @@ OPPOSITES: tuple[Opposite, ...] = (
     Opposite("enter", (M_("entering"), M_("leaving")),
              (_per_lang(r"\benter\w*", r"\bkomm\w*|\bbetr[ie]\w*|\bgelang\w*", r"\barriv\w*|\bentr\w*"),
               _per_lang(r"\bleaves?\b|\bleaving\b|\bleft\b", r"\bverl[äa]ss\w*|\bverließ\w*", r"\bquitt\w*"))),
+    Opposite("first", (M_("the first"), M_("the last")),
+             (_per_lang(r"\bfirst\b", r"\berst(?:e|en|er|es|em)\b|\bzuerst\b", r"\bpremi(?:er|ère)s?\b|\bd['’]abord\b"),
+              _per_lang(r"\blast\b", r"\bletzt\w*", r"\bderni(?:er|ère)s?\b"))),
     Opposite("draw", (M_("drawing"), M_("discarding")),
              (_per_lang(r"\bdraw\w*|\bdrew\b", r"\bzieh\w*|\bgezogen\w*|\bzog\w*", r"\bpioch\w*"),
               _per_lang(r"\bdiscard\w*", r"\babw[iue]rf\w*|\bwirf\w*|\babgeworfen\w*|\bwarf\w*", r"\bdéfauss\w*"))),
 )
+
+
+# the five colours (the words, not mana symbols, which are the same in every language)
+COLOURS: dict[str, Message] = {"white": M_("white"), "blue": M_("blue"), "black": M_("black"), "red": M_("red"),
+                               "green": M_("green")}
+_COLOUR_WORDS = {
+    "en": {"white": r"\bwhite\b", "blue": r"\bblue\b", "black": r"\bblack\b", "red": r"\bred\b", "green": r"\bgreen\b"},
+    "de": {"white": r"\bweiß(?:e|en|er|es|em)?\b", "blue": r"\bblau(?:e|en|er|es|em)?\b",
+           "black": r"\bschwarz(?:e|en|er|es|em)?\b", "red": r"\brot(?:e|en|er|es|em)?\b",
+           "green": r"\bgrün(?:e|en|er|es|em)?\b"},
+    "fr": {"white": r"\bblanc(?:he)?s?\b", "blue": r"\bbleue?s?\b", "black": r"\bnoire?s?\b", "red": r"\brouges?\b",
+           "green": r"\bverte?s?\b"},
+}
+_COLOUR = {lang: re.compile("|".join(f"(?P<{c}>{p})" for c, p in words.items()), _I)
+           for lang, words in _COLOUR_WORDS.items()}
+
+
+def colour_change(english: str, text: str, lang: str) -> Change | None:
+    """The first sentence whose translation names a colour its English does not, where the English
+    names one ("a white Soldier" / "einen schwarzen Soldaten"): `said` is the colour's id, `expected`
+    the English's."""
+    pattern = _COLOUR.get(lang)
+    if pattern is None:
+        return None
+    for (ea, eb), (ta, tb) in aligned(english, text):
+        en_text, tr_text = _unparenthesised(english[ea:eb], text[ta:tb])
+        en = {m.lastgroup for m in _COLOUR[SOURCE_LANGUAGE].finditer(en_text)}
+        if not en:
+            continue
+        extra = next((m for m in pattern.finditer(tr_text) if m.lastgroup not in en), None)
+        if extra is not None:
+            return Change((ta + extra.start(), ta + extra.end()), extra.lastgroup or "",
+                          tuple(c for c in COLOURS if c in en), (ea, eb), (ta, tb))
+    return None
 
 
 def _unparenthesised(english: str, text: str) -> tuple[str, str]:
@@ -898,6 +939,19 @@ def opposite(ctx: Context) -> Iterator[Issue]:
                        M_("say {english}, as the English does", english=o.labels[1 - side]), span=change.span)
 
 
+def colour(ctx: Context) -> Iterator[Issue]:
+    for t, english in _pairs(ctx):
+        change = colour_change(english.text, t.text, t.lang)
+        if change is None:
+            continue
+        yield Issue.at(t, M_("{label}: the text in {lang} names the colour {said} (“{context}”), which the English sentence "
+                             "does not name; it names {english} (“{sentence}”)", label=_label(t), lang=ctx.lang(t.lang),
+                             said=COLOURS[change.said], context=_at(t.text, change),
+                             english=tuple(COLOURS[c] for c in change.expected),
+                             sentence=_excerpt(english.text, change.sentence)),
+                       M_("name the colours the English names"), span=change.span)
+
+
 def sentence_change(english: str, text: str) -> tuple[int, int] | None:
     """(English sentences, translated sentences) when the translation has fewer: one may be
     missing. Uncertain (two sentences may rightly become one), so a warning."""
@@ -936,5 +990,6 @@ CHECKS = (
           "more, an opponent) left out, or one added", Severity.ERROR, qualifier, cost=9),
     Check("meaning.opposite", "one of two opposites said for the other (tapped/untapped, top/bottom, attacking/"
           "blocking, gain/lose …)", Severity.ERROR, opposite, cost=9),
+    Check("meaning.colour", "a colour the English sentence does not name", Severity.ERROR, colour, cost=7),
     Check("meaning.sentences", "fewer sentences than the English: one may be missing", Severity.WARNING, sentence, cost=2),
 )
