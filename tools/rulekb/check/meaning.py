@@ -987,9 +987,9 @@ CHECKS = (
     Check("meaning.zone", "the zones of a sentence changed or swapped against the English", Severity.ERROR, zone, cost=9),
     Check("meaning.modality", "'may' read as 'must', or 'must' as 'may'", Severity.ERROR, modality, cost=7),
     Check("meaning.qualifier", "a qualifier of the English (until end of turn, instead, another, target, only, one or "
-          "more, an opponent) left out, or one added", Severity.ERROR, qualifier, cost=9),
+          "more, an opponent) left out, or one added", Severity.ERROR, qualifier, cost=16),
     Check("meaning.opposite", "one of two opposites said for the other (tapped/untapped, top/bottom, attacking/"
-          "blocking, gain/lose …)", Severity.ERROR, opposite, cost=9),
+          "blocking, gain/lose …)", Severity.ERROR, opposite, cost=22),
     Check("meaning.colour", "a colour the English sentence does not name", Severity.ERROR, colour, cost=7),
     Check("meaning.sentences", "fewer sentences than the English: one may be missing", Severity.WARNING, sentence, cost=2),
 )
