@@ -175,7 +175,7 @@ def test_source_tooltips_are_in_the_page_language(project):
     german = Elements(element_html(project.docs["de"]["rules/retrace.md"], "702.78a"))
     assert german.find("a", class_="rulekb-num", title="Quelle: Ausgangsdokument (seed-000) · Text der Community")
     explore = project.docs["fr"]["rules/explore.md"]
-    assert "Source: Règles complètes du 19 janvier 2018 · texte officiel" in explore
+    assert "Source\u00a0: Règles complètes du 19 janvier 2018 · texte officiel" in explore   # French spacing
     assert "(Règles complètes)" in Elements(explore).text   # the kind of each listed source
 
 

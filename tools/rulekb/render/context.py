@@ -316,7 +316,8 @@ class Lang:
         key = (v.source, v.status)
         found = self._meta_titles.get(key)
         if found is None:
-            found = self._meta_titles[key] = f"{self.ui._('Source')}: {self.source_name(v.source)} · {self.status_labels[v.status]}"
+            found = self._meta_titles[key] = self.ui._("Source: {source} · {status}").format(
+                source=self.source_name(v.source), status=self.status_labels[v.status])
         return found
 
     def unit_view(self, unit: Unit, where: Where, *, anchor: str | None, label: str | None, kind: str) -> "UnitView":
