@@ -13,6 +13,7 @@ RULEKB_REQUIRE_BROWSER=1 (CI) they fail instead."""
 from __future__ import annotations
 
 import functools
+import html
 import http.server
 import os
 import re
@@ -548,6 +549,54 @@ def test_complete_words_are_found_without_their_accents(browser, complete_base, 
         tab.goto(f"{complete_base}/{lang}/index.html")
         found = find(tab, query)
         assert found and all(word.casefold() in r["text"].casefold() for r in found[:3]), found[:3]
+
+
+@complete_site
+@pytest.mark.parametrize("lang, title", [("de", "Zurückverfolgen"), ("fr", "Pistage")])
+def test_complete_the_english_name_of_a_rule_finds_it_on_the_other_sites(browser, complete_base, lang, title):
+    with watched(browser, complete_base) as tab:
+        tab.goto(f"{complete_base}/{lang}/rules/index.html")
+        found = find(tab, "Retrace")
+        assert found[0]["href"].endswith("rules/retrace.html") and title in found[0]["text"], found[:3]
+
+
+# the attributes a reader sees as tooltips or hears from a screen reader
+_LABELS = re.compile(r'\b(?:title|aria-label)="([^"]*)"')
+
+
+def _interface_labels(page: Path) -> set[str]:
+    """The page's tooltips and accessible names that are interface text: not a rule number's
+    tooltip (the rules it names), not the site's name."""
+    return {html.unescape(v) for v in _LABELS.findall(page.read_text(encoding="utf-8"))
+            if v and not v[0].isdigit() and v != "rulekb"}
+
+
+# words the German or French interface writes as English does (the theme's own translations:
+# material's de and fr "nav")
+SAME_AS_ENGLISH = {"de": {"Navigation"}, "fr": {"Navigation"}}
+
+
+def _footer(page: Path) -> str:
+    text = page.read_text(encoding="utf-8")
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", text[text.index('<footer'):text.index('</footer>')])).strip()
+
+
+@complete_site
+@pytest.mark.parametrize("lang", ["de", "fr"])
+def test_complete_no_interface_text_of_a_german_or_french_page_is_english(complete_built, lang):
+    """The audit's "English on German/French pages" on the complete site: every tooltip and
+    accessible name of the English pages (permanent links, sources, search, navigation, table of
+    contents) and the footer differ on the same pages in German and French."""
+    site = complete_built.site
+    pages = ("rules/retrace.html", card_page(site, "en", "queens-agent"), "changes/2026-01-16.html", "status.html")
+    english = set().union(*(_interface_labels(site / "en" / path) for path in pages))
+    assert {"Permanent link", "Table of contents"} <= english, english   # the labels are read
+    for path in pages:
+        page = site / lang / (path if not path.startswith("cards/") else card_page(site, lang, "queens-agent"))
+        found = _interface_labels(page) - SAME_AS_ENGLISH[lang]
+        assert not found & english, (path, sorted(found & english))
+        assert not any(label.startswith("Source:") for label in found), path
+        assert _footer(page) != _footer(site / "en" / path), path
 
 
 @complete_site
