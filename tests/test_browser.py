@@ -396,22 +396,27 @@ def test_the_english_name_of_a_rule_finds_it_on_the_other_sites(page, base, lang
     page.wait_for_url(f"**/{lang}/rules/retrace.html")
 
 
-def test_the_language_menu_keeps_the_place_and_the_query(page, base):
-    page.goto(f"{base}/de/rules/casting-spells.html#601.2f")
-    page.locator(".md-header__option .md-select").hover()
-    page.locator('a.md-select__link[hreflang="fr"]').click()
-    page.wait_for_url("**/fr/rules/casting-spells.html#601.2f")
-    page.wait_for_function("() => { const r = document.getElementById('601.2f').getBoundingClientRect();"
-                           " return r.top >= 0 && r.top < window.innerHeight; }")
+def switch_keeps_the_place_and_the_query(tab, base: str, back_to: str) -> None:
+    """A reader at 601.2f on the German page switches to French (and lands at 601.2f, in view),
+    searches, closes the search and switches to `back_to`: the query comes along and is answered."""
+    tab.goto(f"{base}/de/rules/casting-spells.html#601.2f")
+    tab.locator(".md-header__option .md-select").hover()
+    tab.locator('a.md-select__link[hreflang="fr"]').click()
+    tab.wait_for_url("**/fr/rules/casting-spells.html#601.2f")
+    tab.wait_for_function("() => { const r = document.getElementById('601.2f').getBoundingClientRect();"
+                          " return r.top >= 0 && r.top < window.innerHeight; }")
+    find(tab, "cimetière")
+    tab.keyboard.press("Escape")   # the search closed, its query still typed
+    tab.locator(".md-header__option .md-select").hover()
+    tab.locator(f'a.md-select__link[hreflang="{back_to}"]').click()
+    tab.wait_for_url(f"**/{back_to}/rules/casting-spells.html?q=cimeti%C3%A8re#601.2f")
+    assert tab.locator("input.md-search__input").input_value() == "cimetière"
+    tab.wait_for_function("() => window.rulekbSearch.shown.some(s => s.query === 'cimetière' && s.total > 0)")
+    assert tab.locator(".md-search-result__item").count() > 0
 
-    find(page, "cimetière")
-    page.keyboard.press("Escape")   # the search closed, its query still typed
-    page.locator(".md-header__option .md-select").hover()
-    page.locator('a.md-select__link[hreflang="de"]').click()
-    page.wait_for_url("**/de/rules/casting-spells.html?q=cimeti%C3%A8re#601.2f")
-    assert page.locator("input.md-search__input").input_value() == "cimetière"
-    page.wait_for_function("() => window.rulekbSearch.shown.some(s => s.query === 'cimetière' && s.total > 0)")
-    assert page.locator(".md-search-result__item").count() > 0
+
+def test_the_language_menu_keeps_the_place_and_the_query(page, base):
+    switch_keeps_the_place_and_the_query(page, base, "de")
 
 
 def _measure(browser, url: str, viewport: dict, query: str, slowdown: int = 1) -> tuple[float, float, str]:
@@ -629,19 +634,7 @@ def test_complete_agent_de_la_reine_is_the_card_first(browser, complete_built, c
 @complete_site
 def test_complete_the_language_menu_keeps_the_place_and_the_query(browser, complete_base):
     with watched(browser, complete_base) as tab:
-        tab.goto(f"{complete_base}/de/rules/casting-spells.html#601.2f")
-        tab.locator(".md-header__option .md-select").hover()
-        tab.locator('a.md-select__link[hreflang="fr"]').click()
-        tab.wait_for_url("**/fr/rules/casting-spells.html#601.2f")
-        tab.wait_for_function("() => { const r = document.getElementById('601.2f').getBoundingClientRect();"
-                              " return r.top >= 0 && r.top < window.innerHeight; }")
-        find(tab, "cimetière")
-        tab.keyboard.press("Escape")
-        tab.locator(".md-header__option .md-select").hover()
-        tab.locator('a.md-select__link[hreflang="en"]').click()
-        tab.wait_for_url("**/en/rules/casting-spells.html?q=cimeti%C3%A8re#601.2f")
-        assert tab.locator("input.md-search__input").input_value() == "cimetière"
-        tab.wait_for_function("() => window.rulekbSearch.shown.some(s => s.query === 'cimetière')")
+        switch_keeps_the_place_and_the_query(tab, complete_base, "en")
 
 
 @complete_site
