@@ -29,6 +29,7 @@ from typing import Iterator
 
 from . import cache as cache_module
 from .diagnostics import DataError, Problem
+from .ids import slug
 from .knowledge import cached_contents, code_version
 from .layout import CARDS_DIR, LANGUAGES_FILE, RELEASES_DIR, RULES_DIR, RULINGS_DIR, SOURCES_FILE, YAML_SUFFIXES, release_dates
 from .load import SourceFile, parse_bytes, parse_text
@@ -290,7 +291,6 @@ class Lookup:
     def rules(self, ids: list[str], keywords: tuple[str, ...]) -> tuple[Rule, ...]:
         """The rules with these ids, and those whose English title is one of the keywords (a
         keyword rule's id is its title as a slug: `dredge`, `explore`)."""
-        from .importers.cr import slug
         titles = {fold(k) for k in keywords}
         wanted = set(ids) | {slug(k) for k in keywords}
         out: dict[str, Rule] = {}

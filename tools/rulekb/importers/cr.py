@@ -29,7 +29,6 @@ import hashlib
 import itertools
 import operator
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
@@ -39,6 +38,7 @@ from ..diagnostics import DataError, Problem
 from ..load import MapNode, Node, Scalar, SeqNode, SourceFile, parse_file
 from ..models import SOURCE_LANGUAGE, KnowledgeBase, Rule
 from ..refs import SUBRULE_LETTERS
+from ..ids import slug
 from ..layout import SOURCES_FILE
 from ..validate import build_knowledge_base
 from . import crtext, identity
@@ -59,10 +59,11 @@ HISTORY_KEYS = ("number", "since", "until", "source", "releases")
 # The modules that decide what the import of a release writes; a hash of them is the importer's
 # version, recorded in each release file (`importer:`): what is read (crtext), matched
 # (identity) and merged (cr), and how it is written (store: the YAML writer and the form of the
-# lists of releases, with releaseranges, which writes their lines). (yamledit, the byte-preserving
-# editor of `po import` and `lang add`, writes nothing an import writes.)
+# lists of releases, with releaseranges, which writes their lines), and ids (the slugs new entries
+# are named by). (yamledit, the byte-preserving editor of `po import` and `lang add`, writes
+# nothing an import writes.)
 IMPORTER_MODULES = ("importers/cr.py", "importers/crtext.py", "importers/identity.py", "importers/store.py",
-                    "releaseranges.py")
+                    "releaseranges.py", "ids.py")
 
 
 @functools.lru_cache(maxsize=1)
@@ -80,18 +81,6 @@ LETTER_INDEX = {letter: i for i, letter in enumerate(SUBRULE_LETTERS)}
 
 def source_id(date: str) -> str:
     return f"cr-{date}"
-
-
-def slug(text: str, limit: int = 48) -> str:
-    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii").lower()
-    text = re.sub(r"['’]", "", text)  # "doesn't" -> "doesnt"
-    words = re.sub(r"[^a-z0-9]+", " ", text).split()
-    out = ""
-    for word in words:
-        if out and len(out) + 1 + len(word) > limit:
-            break
-        out = f"{out}-{word}" if out else word[:limit]
-    return out or "rule"
 
 
 @functools.lru_cache(maxsize=1 << 12)

@@ -50,7 +50,8 @@ from ..load import SourceFile
 from ..models import SOURCE_LANGUAGE, KnowledgeBase, normalise
 from ..schema import UUID
 from ..validate import build_knowledge_base
-from .cr import shared_path, slug
+from ..ids import slug
+from .cr import shared_path
 from .identity import fold
 from .notelinks import NoteLink, link_notes
 from .store import Tree, open_target, register_source
