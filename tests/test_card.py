@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from conftest import data_copy
-from rulekb.cardlookup import Lookup, entries, fold
+from rulekb.cardlookup import Lookup, _holding, entries, fold, name_lines
 from rulekb.commands import main
 from rulekb.importers.mtgjson import import_sets
 from rulekb.knowledge import load_knowledge_base
@@ -96,6 +96,23 @@ def test_entries_keep_their_lines():
     found = list(entries("f.yaml", text))
     assert [(e.line, e.text.splitlines()[0]) for e in found] == [(3, "- id: a"), (5, "- id: b")]
     assert found[1].source().splitlines()[4] == "- id: b" and found[1].source().startswith("mechanic: x\nrulings:\n")
+
+
+def test_the_text_search_reads_names_and_printed_names_not_printed_rules_text():
+    """Without a name index a card file is searched in the lines that can hold a name: the
+    names, and each printed block's first line (the printed name); the printed rules text below
+    it is left out (it names other cards: "Golgari" in a rules text is not a card's name), and
+    every line stays where it was, so the entries found are the right ones."""
+    text = ("cards:\n- id: gaddock-teeg\n  name:\n    en: Gaddock Teeg\n    de: Gaddock Teeg\n"
+            "  printed:\n    de:\n      LRW 248: |-\n        Gaddock Teeg, der Alte\n"
+            "        Golgari-Zauberspr\u00fcche kosten mehr.\n\n        Noch eine Zeile.\n"
+            "- id: golgari-grave-troll\n  name:\n    en: Golgari Grave-Troll\n")
+    kept = name_lines(text)
+    assert kept.count("\n") == text.count("\n")
+    assert "Gaddock Teeg, der Alte" in kept and "Golgari Grave-Troll" in kept
+    assert "Zauberspr" not in kept and "Noch eine" not in kept
+    assert [e.line for e in _holding("f.yaml", text, "golgari")] == [13]
+    assert [e.line for e in _holding("f.yaml", text, "der alte")] == [2]
 
 
 def test_the_name_index_is_made_from_the_knowledge_cache_and_follows_the_files(tmp_path, monkeypatch):

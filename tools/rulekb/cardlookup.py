@@ -69,6 +69,10 @@ class Entry:
     text: str
     line: int
 
+    def last_line(self) -> int:
+        """The line the entry ends on (its text ends with a line break, or at the end of the file)."""
+        return self.line + self.text.count("\n") - (1 if self.text.endswith("\n") else 0)
+
     def source(self) -> str:
         """The YAML text that reads as the file with only this entry, at its own lines."""
         head_lines = self.head.count("\n")
@@ -91,10 +95,22 @@ def entries(path: str, text: str) -> Iterator[Entry]:
         line += chunk.count("\n")
 
 
+# a block scalar (`LRW 248: |-`): its first line, then the lines indented at least as deep (or blank)
+_BLOCK = re.compile(r"(: [|>][-+0-9]*\n( +)[^\n]*\n)((?:\2[^\n]*\n|[ ]*\n)*)")
+
+
+def name_lines(text: str) -> str:
+    """The lines of a card file that can hold a name, the others blank (the lines stay lines): a
+    block scalar keeps its first line only. A card's names are one-line scalars and a printing's
+    printed name is the first line of its printed block; the rest of a block is printed rules
+    text, about half of a card file, which the name search need not fold."""
+    return _BLOCK.sub(lambda m: m.group(1) + "\n" * m.group(3).count("\n"), text)
+
+
 def _holding(path: str, text: str, query: str) -> list[Entry]:
-    """The entries of a file whose text holds the folded `query` (one pass over the folded file:
-    folding keeps the lines)."""
-    folded = fold_lines(text)
+    """The entries of a file whose name lines hold the folded `query` (one pass over the folded
+    file: folding keeps the lines)."""
+    folded = fold_lines(name_lines(text))
     hits: set[int] = set()
     line, counted, at = 1, 0, folded.find(query)
     while at >= 0:
@@ -104,8 +120,7 @@ def _holding(path: str, text: str, query: str) -> list[Entry]:
         at = folded.find(query, at + 1)
     if not hits:
         return []
-    return [entry for entry in entries(path, text)
-            if any(entry.line <= hit <= entry.line + entry.text.count("\n") for hit in hits)]
+    return [entry for entry in entries(path, text) if any(entry.line <= hit <= entry.last_line() for hit in hits)]
 
 
 @dataclass(frozen=True)
