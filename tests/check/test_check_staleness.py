@@ -62,6 +62,9 @@ def test_untracked(lang, translated_from, expected):
     assert bool(issues) is expected
 
 
+DREDGE = ("Dredge is a static ability that functions only while the card with dredge is in a player’s graveyard. "
+          "“Dredge N” means “As long as you have at least N cards in your library, if you would draw a card, you "
+          "may instead ")
 GRADE = [
     # (old English, new English, severity): graded by how much of the English changed
     ("It's put into your graveyard.", "It’s put into your graveyard.", "info"),            # typography only
@@ -69,6 +72,21 @@ GRADE = [
     ("Discard a land card as an additional cost.", "Discard two land cards as an additional cost.", "error"),  # a number
     ("You may cast it.", "You can't cast it.", "error"),                                  # a negation
     ("Put the card into your hand.", "Exile the card, then put a token onto the battlefield.", "error"),  # most words
+    # zones: another zone, or the same zones in another order, is another meaning; the keyword
+    # action "mill" says "from the top of your library into your graveyard" (dredge 702.52a/b)
+    ("Return it from your graveyard to your hand, then draw a card.",
+     "Return it from your graveyard to your library, then draw a card.", "error"),
+    ("Move a card from your hand onto the battlefield, then shuffle your library.",
+     "Move a card from the battlefield into your hand, then shuffle your library.", "error"),
+    (DREDGE + "put N cards from the top of your library into your graveyard and return this card from your "
+     "graveyard to your hand.”",
+     DREDGE + "mill N cards and return this card from your graveyard to your hand.”", "warning"),
+    (DREDGE + "put N cards from the top of your library into your graveyard and return this card from your "
+     "graveyard to your hand.”",
+     DREDGE + "mill N cards and return this card from your graveyard to your library.”", "error"),
+    (DREDGE + "put N cards from the top of your library into your graveyard and return this card from your "
+     "graveyard to your hand.”",
+     DREDGE + "exile N cards and return this card from your graveyard to your hand.”", "error"),
 ]
 
 

@@ -79,12 +79,30 @@ def changes(old: str, new: str, limit: int = 3) -> Message:
 
 # Stale translations are graded by how much of the English changed: typography alone does not
 # change what a reader understands (info); a few words are a warning; a change of a number, a
-# rule reference, a negation or a zone, or of more than this share of the words, an error.
+# rule reference, a negation or of the zones the text names, or of more than this share of the
+# words, an error.
 MAJOR_SHARE = 0.25
 _MEANING = re.compile(r"\d|\b(?:not|no|never|can't|cannot|don't|doesn't|isn't|aren't|won't"        # negations
-                      r"|zero|one|two|three|four|five|six|seven|eight|nine|ten|twice"              # numbers
-                      r"|library|hand|battlefield|graveyard|stack|exile|exiled|game)\b",          # zones
+                      r"|zero|one|two|three|four|five|six|seven|eight|nine|ten|twice)\b",         # numbers
                       re.IGNORECASE)
+_ZONE = re.compile(r"\b(library|hand|battlefield|graveyard|stack|exiled?|game|mill(?:s|ed)?)\b", re.IGNORECASE)
+# a keyword action that names its zones: to mill a card is to put it from the top of its owner's
+# library into their graveyard (701.13a), so "mill N cards" says what "put the top N cards of your
+# library into your graveyard" said
+_ZONES_OF = {"mill": ("library", "graveyard"), "mills": ("library", "graveyard"),
+             "milled": ("library", "graveyard"), "exiled": ("exile",)}
+
+
+def zones(text: str) -> tuple[str, ...]:
+    """The zones a text names, in order, each run of one zone once ("from your library into your
+    graveyard and return it from your graveyard" -> library, graveyard): what moves where."""
+    out: list[str] = []
+    for match in _ZONE.finditer(normalise(text)):
+        word = match.group(1).lower()
+        for zone in _ZONES_OF.get(word, (word,)):
+            if not out or out[-1] != zone:
+                out.append(zone)
+    return tuple(out)
 
 
 def grade(old: str, new: str) -> Severity:
@@ -92,7 +110,7 @@ def grade(old: str, new: str) -> Severity:
     edits, n, changed = _edits(old, new)
     if not edits:
         return Severity.INFO
-    if any(_MEANING.search(before + " " + after) for _op, before, after, _w in edits):
+    if zones(old) != zones(new) or any(_MEANING.search(before + " " + after) for _op, before, after, _w in edits):
         return Severity.ERROR
     return Severity.ERROR if changed > MAJOR_SHARE * max(n, 1) else Severity.WARNING
 
