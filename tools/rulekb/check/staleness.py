@@ -87,8 +87,8 @@ _MEANING = re.compile(r"\d|\b(?:not|no|never|can't|cannot|don't|doesn't|isn't|ar
                       re.IGNORECASE)
 _ZONE = re.compile(r"\b(library|hand|battlefield|graveyard|stack|exiled?|game|mill(?:s|ed)?)\b", re.IGNORECASE)
 # a keyword action that names its zones: to mill a card is to put it from the top of its owner's
-# library into their graveyard (701.17a in the release of 2026-01-16), so "mill N cards" says what "put the top N cards of your
-# library into your graveyard" said
+# library into their graveyard (701.17a in the release of 2026-01-16), so "mill N cards" says what
+# "put the top N cards of your library into your graveyard" said
 _ZONES_OF = {"mill": ("library", "graveyard"), "mills": ("library", "graveyard"),
              "milled": ("library", "graveyard"), "exiled": ("exile",)}
 
