@@ -2,9 +2,9 @@
    that keeps the place on the page and the query.
 
    The engine (rulekb-search-worker.js) runs in a Web Worker started from a blob, which imports
-   the engine and the index parts (importScripts works from file://, where fetching a file does
-   not); the page only sends the query and shows the answer, so typing never waits for the
-   index. Where no worker can start, the engine runs on the page. The engine starts when the
+   the engine and the index parts over http; from file://, where a worker can import no file, the
+   blob holds the engine's source and the page loads the parts as scripts and hands them on. The
+   page only sends the query and shows the answer, so typing never waits for the index. Where no worker can start, the engine runs on the page. The engine starts when the
    reader shows they want to search (focus, the search button, "/" or "s"), or at once when the
    page was opened with a query (?q=…, from the language menu).
 
@@ -43,30 +43,63 @@
       if (message.part === "rules") state.ready = performance.now();
     } else if (message.type === "result") {
       if (message.id === asked) show(message);
+    } else if (message.type === "need") {
+      /* from file:// the worker can import no file: its part's script is loaded here, and the
+         part's call (rulekbSearchPart) handed on to the worker */
+      script(message.url, function () { received({ type: "missing", url: message.url }); });
     } else if (message.type === "missing" || message.type === "error") {
       state.errors.push(message.url || message.message);
       if (!state.ready) meta.textContent = strings.unavailable;
     }
   }
 
+  function script(url, failed, loaded) {
+    var s = document.createElement("script");
+    s.src = url;
+    s.onerror = failed;
+    if (loaded) s.onload = loaded;
+    document.head.appendChild(s);
+  }
+
+  /* the engine's code (rulekb-search-worker.js read as a script of the page: it keeps its engine
+     as a function, window.rulekbSearchEngineCode); null when it cannot be read */
+  function engineCode() {
+    return new Promise(function (resolve) {
+      if (window.rulekbSearchEngineCode) { resolve(window.rulekbSearchEngineCode); return; }
+      script(abs("data-engine"), function () { resolve(null); },
+             function () { resolve(window.rulekbSearchEngineCode || null); });
+    });
+  }
+
   function onPage() {
     /* no worker: the engine and the parts as scripts of the page */
     state.engine = "page";
-    var load = function (url, failed) {
-      var s = document.createElement("script");
-      s.src = url;
-      s.onerror = failed;
-      document.head.appendChild(s);
-    };
-    return new Promise(function (resolve) {
-      load(abs("data-engine"), function () { resolve(null); });
-      var wait = setInterval(function () {
-        if (window.rulekbSearchEngine) {
-          clearInterval(wait);
-          window.rulekbSearchEngine.connect(received, load);
-          resolve({ postMessage: window.rulekbSearchEngine.receive });
-        }
-      }, 20);
+    return engineCode().then(function (code) {
+      if (!code) return null;
+      code(window);
+      window.rulekbSearchEngine.connect(received, script);
+      return { postMessage: window.rulekbSearchEngine.receive };
+    });
+  }
+
+  /* Over http the worker imports the engine and the parts itself. From file:// a worker can import
+     no file (browsers refuse file URLs there): it is started with the engine's source, read here as
+     a script, and the parts are scripts of the page whose calls go on to it. */
+  var relay = location.protocol === "file:";
+
+  function worker() {
+    var source = relay
+      ? engineCode().then(function (code) { return code ? "(" + code.toString() + ")(self);" : null; })
+      : Promise.resolve("importScripts(" + JSON.stringify(abs("data-engine")) + ");");
+    return source.then(function (code) {
+      if (!code) return null;
+      var w = new Worker(URL.createObjectURL(new Blob([code], { type: "text/javascript" })));
+      if (relay) {
+        window.rulekbSearchPart = function (format, part, base64) {
+          w.postMessage({ type: "part-data", format: format, part: part, base64: base64 });
+        };
+      }
+      return w;
     });
   }
 
@@ -74,23 +107,19 @@
     if (engine) return engine;
     state.started = performance.now();
     var urls = { rules: abs("data-rules"), cards: abs("data-cards"), numbers: abs("data-numbers"), rulings: abs("data-rulings") };
-    engine = new Promise(function (resolve) {
-      try {
-        var code = "importScripts(" + JSON.stringify(abs("data-engine")) + ");";
-        var worker = new Worker(URL.createObjectURL(new Blob([code], { type: "text/javascript" })));
-        worker.onmessage = function (event) { received(event.data); };
-        worker.onerror = function (event) {
-          event.preventDefault();
-          state.errors.push("worker: " + (event.message || "failed"));
-          if (!state.ready) { engine = onPage().then(function (e) { if (e) e.postMessage({ type: "load", urls: urls }); return e; }); }
-        };
-        state.engine = "worker";
-        resolve(worker);
-      } catch (e) {
-        resolve(onPage());
-      }
-    }).then(function (e) {
-      if (e) e.postMessage({ type: "load", urls: urls });
+    var loadMessage = { type: "load", urls: urls, relay: relay };
+    engine = worker().then(function (w) {
+      if (!w) return onPage();
+      w.onmessage = function (event) { received(event.data); };
+      w.onerror = function (event) {
+        event.preventDefault();
+        state.errors.push("worker: " + (event.message || "failed"));
+        if (!state.ready) { engine = onPage().then(function (e) { if (e) e.postMessage(loadMessage); return e; }); }
+      };
+      state.engine = "worker";
+      return w;
+    }, function () { return onPage(); }).then(function (e) {
+      if (e) e.postMessage(loadMessage);
       else meta.textContent = strings.unavailable;
       return e;
     });
