@@ -14,7 +14,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from enum import Enum
 from types import MappingProxyType
-from typing import Mapping, Protocol
+from typing import BinaryIO, Mapping, Protocol
 
 SOURCE_LANGUAGE = "en"
 
@@ -555,5 +555,11 @@ def dumps(value: object) -> bytes:
     """`value` (models included) pickled, for the knowledge cache and the results of worker
     processes; `pickle.loads` reads it back."""
     buffer = io.BytesIO()
-    _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
+    dump(value, buffer)
     return buffer.getvalue()
+
+
+def dump(value: object, file: BinaryIO) -> None:
+    """`value` (models included) pickled into `file` as it goes (the pickle's frames written
+    one by one, never all of it in memory); `pickle.load` reads it back."""
+    _Pickler(file, protocol=pickle.HIGHEST_PROTOCOL).dump(value)

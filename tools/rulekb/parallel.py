@@ -10,6 +10,14 @@ so nothing is sent to it; only its result comes back, pickled through a pipe. Th
 free meanwhile: the caller does its own part of the work, then takes the results
 (`Running.done()` as each job ends, `Running.results()` all of them in job order).
 
+`start_waiting(jobs, processes=n)` forks the processes at once, before their input exists:
+each job is a function of one argument, and its process waits until `Waiting.feed(i, value)`
+sends it the value (pickled into a pipe frame by frame, and unpickled there as it arrives) or `Waiting.skip(i)` tells it that it is not
+needed. A process forked early holds only what this process held then: `build` starts its
+mkdocs processes right after loading, before the pages of every language are rendered here,
+and sends each only its own language's pages (a process's resident set counts every page it
+inherits, shared or not).
+
 Where "fork" is not a start method of the platform (Windows), with ``processes=0``, or when a
 process cannot be started (no more processes), a job runs in this process when its result is
 asked for: the same results, one after another.
@@ -22,18 +30,20 @@ that dies without a result, raises `JobFailed`.
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import os
 import pickle
 import traceback
 from multiprocessing.connection import Connection, wait
-from typing import Callable, Generic, Iterator, Sequence, TypeVar
+from typing import Any, Callable, Generic, Iterator, Sequence, TypeVar
 
-from .models import dumps
+from .models import dump, dumps
 
 T = TypeVar("T")
+A = TypeVar("A")
 
-__all__ = ["JobFailed", "Running", "can_fork", "run", "start"]
+__all__ = ["JobFailed", "Running", "Waiting", "can_fork", "run", "start", "start_waiting"]
 
 
 class JobFailed(Exception):
@@ -65,6 +75,27 @@ def _run_in_child(job: Callable[[], object], out: Connection) -> None:
     out.close()
 
 
+def _wait_in_child(take: Callable[[Any], object], inbox: Connection, inherited: Sequence[Connection],
+                   out: Connection) -> None:
+    """The child's side of a waiting job: the parent's ends of the waiting pipes closed here
+    (its own and those of the processes forked before it), then ("run", value) or ("skip",)
+    read from `inbox` (unpickled as it arrives); the job run with the value, as
+    `_run_in_child` runs a job."""
+    for end in inherited:
+        end.close()
+    try:
+        with open(inbox.fileno(), "rb", closefd=False) as stream:
+            message = pickle.load(stream)
+    except EOFError:   # the parent ended without a word: nothing to do
+        message = ("skip",)
+    inbox.close()
+    if message[0] == "skip":
+        out.send_bytes(dumps(("skipped", None, "")))
+        out.close()
+        return
+    _run_in_child(functools.partial(take, message[1]), out)
+
+
 class Running(Generic[T]):
     """Jobs started by `start`; a context manager that ends every process it started."""
 
@@ -84,20 +115,31 @@ class Running(Generic[T]):
             self._next += 1
             context = multiprocessing.get_context("fork")
             reader, writer = context.Pipe(duplex=False)
-            process = context.Process(target=_run_in_child, args=(self._jobs[i], writer), name=f"rulekb-job-{i}")
+            target, args, after = self._target(i, context)
+            process = context.Process(target=target, args=(*args, writer), name=f"rulekb-job-{i}")
             try:
                 process.start()
             except OSError:  # no more processes: this one and the rest run here
                 reader.close()
                 writer.close()
+                after(False)
                 self._fork = False
                 self._here.append(i)
                 break
             writer.close()
+            after(True)
             self._running[reader] = (i, process)
         if not self._fork:
             self._here.extend(range(self._next, len(self._jobs)))
             self._next = len(self._jobs)
+
+    def _target(self, i: int, context: Any) -> tuple[Callable[..., None], tuple, Callable[[bool], None]]:
+        """The function a process of job `i` runs, its arguments before the result pipe, and
+        what to do once the process started (True) or could not be started (False)."""
+        return _run_in_child, (self._jobs[i],), lambda started: None
+
+    def _run_here(self, i: int) -> T:
+        return self._jobs[i]()
 
     def done(self) -> Iterator[tuple[int, T]]:
         """(index, result) of each job as it ends; the jobs without a process of their own run
@@ -117,14 +159,14 @@ class Running(Generic[T]):
                 yield i, result
         while self._here:
             i = self._here.pop(0)
-            self._results[i] = self._jobs[i]()
+            self._results[i] = self._run_here(i)
             yield i, self._results[i]
 
     def _take(self, i: int, payload: bytes | None, exitcode: int | None) -> T:
         if payload is None:
             raise JobFailed(f"job {i}'s process ended with exit code {exitcode} and no result")
         kind, value, trace = pickle.loads(payload)
-        if kind == "ok":
+        if kind in ("ok", "skipped"):
             self._results[i] = value
             return value
         if value is None:
@@ -151,6 +193,93 @@ class Running(Generic[T]):
 
     def __exit__(self, *exc: object) -> None:
         self.cancel()
+
+
+class Waiting(Running[T], Generic[A, T]):
+    """Jobs of one argument started by `start_waiting`: each process waits for its value
+    (`feed`) or its end (`skip`). Every job must be fed or skipped before its result is
+    asked for (`done`, `results`); a skipped job's result is None and `done` does not yield it."""
+
+    def __init__(self, jobs: Sequence[Callable[[A], T]], processes: int) -> None:
+        self._takes = list(jobs)
+        self._told: dict[int, tuple] = {}           # ("run", value) or ("skip",), of jobs without a waiting process
+        self._inboxes: dict[int, Connection] = {}    # the waiting processes' pipes
+        self._skipped: set[int] = set()
+        self._answered: set[int] = set()             # fed or skipped
+        super().__init__([lambda: None] * len(self._takes), processes)
+
+    def _target(self, i: int, context: Any) -> tuple[Callable[..., None], tuple, Callable[[bool], None]]:
+        if i in self._told:   # told before its process could start: the process inherits the value
+            message = self._told[i]
+            forget = lambda started: self._told.pop(i) if started else None  # noqa: E731
+            if message[0] == "skip":
+                return _run_in_child, (lambda: None,), forget
+            take, value = self._takes[i], message[1]
+            return _run_in_child, (lambda: take(value),), forget
+        inbox, end = context.Pipe(duplex=False)
+
+        def after(started: bool) -> None:
+            inbox.close()
+            if started:
+                self._inboxes[i] = end
+            else:
+                end.close()
+
+        return _wait_in_child, (self._takes[i], inbox, [end, *self._inboxes.values()]), after
+
+    def _tell(self, i: int, message: tuple) -> None:
+        if i in self._answered:
+            raise ValueError(f"job {i} was fed or skipped already")
+        self._answered.add(i)
+        if message[0] == "skip":
+            self._skipped.add(i)
+        inbox = self._inboxes.pop(i, None)
+        if inbox is None:   # its process starts later, or it runs here
+            self._told[i] = message
+            return
+        try:   # pickled into the pipe as it goes: the pickle is never whole in this process
+            with open(inbox.fileno(), "wb", closefd=False) as stream:
+                dump(message, stream)
+        except BrokenPipeError:
+            pass   # its process died waiting: `done` reports it (JobFailed)
+        finally:
+            inbox.close()
+
+    def feed(self, i: int, value: A) -> None:
+        """Send job `i` its value: its process runs the job now (or, without one, later)."""
+        self._tell(i, ("run", value))
+
+    def skip(self, i: int) -> None:
+        """Job `i` is not needed: its process ends without running it."""
+        self._tell(i, ("skip",))
+
+    def _run_here(self, i: int) -> T:
+        message = self._told.pop(i, None)
+        if message is None:
+            raise ValueError(f"job {i} was neither fed nor skipped")
+        return self._takes[i](message[1]) if message[0] == "run" else None  # type: ignore[return-value]
+
+    def done(self) -> Iterator[tuple[int, T]]:
+        untold = [i for i in range(len(self._takes)) if i not in self._answered]
+        if untold:
+            raise ValueError(f"job {untold[0]} was neither fed nor skipped")
+        for i, result in super().done():
+            if i not in self._skipped:
+                yield i, result
+
+    def cancel(self) -> None:
+        for inbox in self._inboxes.values():
+            inbox.close()
+        self._inboxes.clear()
+        super().cancel()
+
+
+def start_waiting(jobs: Sequence[Callable[[A], T]], *, processes: int) -> Waiting[A, T]:
+    """Start a process for each job (at most `processes` at a time, 0: none, the jobs run here
+    when their results are asked for) that waits for the job's argument: `Waiting.feed(i,
+    value)` runs job i with `value`, `Waiting.skip(i)` ends it unrun. Use the result as a
+    context manager, as that of `start`."""
+    return Waiting(jobs, processes)
 
 
 def start(jobs: Sequence[Callable[[], T]], *, processes: int) -> Running[T]:
