@@ -417,6 +417,34 @@ def test_without_fork_the_languages_build_in_this_process(seed, tmp_path, monkey
         assert "rulekb-site/de/rules/retrace.html" in z.namelist()
 
 
+def test_the_language_processes_start_before_the_pages_are_rendered_and_get_their_own_pages(seed, tmp_path):
+    """Issue 13's memory: a forked process holds (resident) every page this process held when it
+    forked, so the mkdocs processes are started right after loading, and each is sent only its
+    own language's pages; the pages it is sent are those rendered, split as the plugin wants them."""
+    import multiprocessing
+
+    from rulekb.build import language_pages, split_pages
+    from rulekb.render.markup import split_blocks
+    seen = {}
+
+    def after_render(prepared):
+        seen["processes"] = sorted(p.name for p in multiprocessing.active_children() if p.name.startswith("rulekb-job-"))
+        seen["pages"] = {lang: language_pages(prepared, lang) for lang in ("de", "fr")}
+        seen["docs"] = prepared.site.docs
+        seen["generated"] = prepared.site.generated
+
+    sitebuild.build(seed, tmp_path / "site", tmp_path / "build", after_render=after_render)
+    assert seen["processes"] == ["rulekb-job-0", "rulekb-job-1", "rulekb-job-2"]   # en, de, fr: waiting already
+    de, fr = seen["pages"]["de"], seen["pages"]["fr"]
+    assert set(de.docs) == set(seen["docs"]["de"]) and de.digest != fr.digest
+    inputs = split_pages(de)
+    page = "rules/retrace.md"
+    assert page in seen["generated"]["de"]
+    skeleton, blocks = split_blocks(seen["docs"]["de"][page])
+    assert inputs.pages[page] == skeleton and inputs.blocks[page] == tuple(blocks)
+    assert inputs.digest == de.digest
+
+
 def test_the_build_accounts_for_its_processor_time_by_part(built):
     from rulekb.timing import PAGE_PIPELINE, Part
     result = built.result

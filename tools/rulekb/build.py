@@ -9,9 +9,13 @@ into the static site, one mkdocs-material site per language.
    Markdown (Markdown never parses the texts, and is not slowed down by thousands of HTML
    blocks); only a small generated ``build/<lang>/mkdocs.yml`` is written, which INHERITs the
    root ``mkdocs.yml`` and sets the language and its navigation;
-4. run mkdocs for the languages in processes side by side (`parallel`: each process sees the
-   rendered pages without any copying and imports nothing again); a language whose inputs did
-   not change since its last build (same fingerprint) is not built again;
+4. run mkdocs for the languages in processes side by side (`parallel.start_waiting`): the
+   processes are forked right after loading, before anything is rendered, and each is sent
+   its own language's pages only (a forked process's resident set counts every page it
+   inherits, so a process forked after rendering held the pages of every language: 2.07 GB
+   each on the complete data, where it now holds ~0.75 GB); they import nothing again. A
+   language whose inputs did not change since its last build (same fingerprint) is not built
+   again (its process ends unused);
 5. assemble the site next to the target folder (language sites, ``index.html``, ``api/``, the
    offline archive ``rulekb-site.zip`` of all of it, see `archive`) and swap it in: a failed
    build leaves the previous site whole. When nothing changed (the site's marker names the same
@@ -32,6 +36,7 @@ zip entries with fixed timestamps).
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import importlib.metadata
 import json
@@ -41,7 +46,7 @@ import shutil
 import sys
 import time
 import traceback
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator, Mapping, Sequence, TextIO, TypeVar
@@ -102,6 +107,7 @@ class LanguageBuild:
     reused: bool
     mkdocs_cpu: float = 0.0  # processor time in mkdocs itself (without the rulekb plugin's hooks)
     hooks_cpu: float = 0.0   # processor time in the rulekb plugin's hooks
+    split_cpu: float = 0.0   # processor time splitting its pages (`split_pages`, the hand-over's part in its process)
 
 
 @dataclass(frozen=True)
@@ -273,13 +279,14 @@ def tree_digest(folder: Path) -> str:
     return digest.hexdigest()
 
 
-def fingerprint(folder: Path, root: Path, epoch: int, inputs: "LanguageInputs") -> str:
-    """Everything a language's mkdocs output depends on: its pages (in memory), its mkdocs.yml,
+def fingerprint(folder: Path, root: Path, epoch: int, lang: str, digest: str) -> str:
+    """Everything a language's mkdocs output depends on: its pages (in memory; `digest` of
+    `LanguagePages`), its mkdocs.yml,
     the root mkdocs.yml, the templates and the plugin, the UI catalog of its language (the
     theme's strings), the versions of the programs and the build date."""
     versions = [f"{name}={_version(name)}" for name in ("mkdocs", "mkdocs-material", "Markdown", "pymdown-extensions")]
-    catalog = catalog_path(root, inputs.lang)
-    parts = [inputs.digest, hashlib.sha256(catalog.read_bytes() if catalog.is_file() else b"").hexdigest(), (folder / "mkdocs.yml").read_text("utf-8"), (root / ROOT_CONFIG).read_text("utf-8"),
+    catalog = catalog_path(root, lang)
+    parts = [digest, hashlib.sha256(catalog.read_bytes() if catalog.is_file() else b"").hexdigest(), (folder / "mkdocs.yml").read_text("utf-8"), (root / ROOT_CONFIG).read_text("utf-8"),
              tree_digest(TEMPLATES), hashlib.sha256(Path(__file__).with_name("mkdocs_plugin.py").read_bytes()).hexdigest(),
              __version__, str(epoch), sys.version, *versions]
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
@@ -306,11 +313,14 @@ class Prepared:
 
 
 def prepare(root: Path, languages: Sequence[str] | None = None, *, concurrent_checks: bool = False,
-            clock: Clock | None = None) -> Prepared:
+            clock: Clock | None = None,
+            loaded: Callable[[KnowledgeBase, Mapping[str, UI]], None] | None = None) -> Prepared:
     """Steps 1 and 2: load everything and render (raises DataError on bad input). With
     `concurrent_checks` the QA of the status pages runs in a child process while the pages
     are rendered (two processor cores: one each). With a `clock`, the processor time of each
-    part is added to it."""
+    part is added to it. `loaded` is called with the knowledge base and the UI strings once
+    they are loaded, before anything is rendered (`build_site` starts its mkdocs processes
+    there, while this process is still small)."""
     # (a cold load parses the files in two processes: the child's processor time counts too)
     with maybe(clock, Part.LOAD, process_and_children_seconds):
         kb = load_knowledge_base(root)
@@ -322,6 +332,8 @@ def prepare(root: Path, languages: Sequence[str] | None = None, *, concurrent_ch
         uis = load_uis(root, kb.languages)
         termbase = load_termbase_if_any(root, kb)
         pages, assets = read_content(root)
+    if loaded is not None:
+        loaded(kb, uis)
     with maybe(clock, Part.LINK):
         linked = link(kb)
     if not concurrent_checks:
@@ -344,34 +356,64 @@ def prepare(root: Path, languages: Sequence[str] | None = None, *, concurrent_ch
 
 
 @dataclass(frozen=True)
+class LanguagePages:
+    """One language's pages as rendered, what this process hands to the language's mkdocs
+    process (which splits them, `split_pages`): only its own language's, pickled through a pipe.
+    The pages travel as UTF-8 bytes: pickling a str that is not ASCII keeps a UTF-8 copy of it
+    with the str for as long as the str lives (CPython's pickle asks the str for its UTF-8
+    form, which the str then holds), here, where the rendered pages stay until the end."""
+    lang: str
+    docs: Mapping[str, bytes]                 # docs path -> Markdown, UTF-8 (a generated page: with its HTML blocks)
+    generated: frozenset[str]                 # the docs paths of generated pages
+    assets: Mapping[str, str]                 # docs path -> absolute path of a file of content/
+    digest: str                               # of all of it, for the language's fingerprint
+
+
+@dataclass(frozen=True)
 class LanguageInputs:
     """What mkdocs gets for one language, in memory (handed to the rulekb plugin)."""
     lang: str
     pages: Mapping[str, str]                  # docs path -> Markdown (a generated page: its skeleton)
     blocks: Mapping[str, tuple[str, ...]]     # docs path -> the HTML blocks of its placeholders
     assets: Mapping[str, str]                 # docs path -> absolute path of a file of content/
-    digest: str                               # of all three, for the language's fingerprint
+    digest: str                               # of the pages and assets (`LanguagePages.digest`), for the language's fingerprint
+
+
+def language_pages(prepared: Prepared, lang: str) -> LanguagePages:
+    """Step 3 for one language, in this process: its rendered pages and assets, and their digest."""
+    docs: dict[str, bytes] = {}
+    generated = prepared.site.generated[lang]
+    digest = hashlib.sha256()
+    for path, text in sorted(prepared.site.docs[lang].items()):
+        docs[path] = data = text.encode("utf-8")
+        digest.update(path.encode("utf-8") + (b"\1" if path in generated else b"\0"))
+        digest.update(data)
+        digest.update(b"\2")
+    assets: dict[str, str] = {}
+    for rel, source in sorted(_assets_for(prepared.assets, lang, prepared.kb.language_codes).items()):
+        if rel not in docs:
+            assets[rel] = str(source.resolve())
+            digest.update(rel.encode("utf-8") + b"\0" + source.read_bytes() + b"\3")
+    return LanguagePages(lang, docs, generated, assets, digest.hexdigest())
+
+
+def split_pages(pages: LanguagePages) -> LanguageInputs:
+    """Step 3, in the language's mkdocs process: its generated pages split into skeleton and
+    HTML blocks (`render.markup.split_blocks`)."""
+    skeletons: dict[str, str] = {}
+    blocks: dict[str, tuple[str, ...]] = {}
+    for path, data in sorted(pages.docs.items()):
+        text = data.decode("utf-8")
+        if path in pages.generated:
+            text, html = split_blocks(text)
+            blocks[path] = tuple(html)
+        skeletons[path] = text
+    return LanguageInputs(pages.lang, skeletons, blocks, pages.assets, pages.digest)
 
 
 def language_inputs(prepared: Prepared, lang: str) -> LanguageInputs:
     """Step 3 for one language: its pages split into skeleton and HTML blocks, and its assets."""
-    pages: dict[str, str] = {}
-    blocks: dict[str, tuple[str, ...]] = {}
-    generated = prepared.site.generated[lang]
-    digest = hashlib.sha256()
-    for path, text in sorted(prepared.site.docs[lang].items()):
-        if path in generated:
-            text, html = split_blocks(text)
-            blocks[path] = tuple(html)
-            digest.update(b"\0".join(block.encode("utf-8") for block in html) + b"\1")
-        pages[path] = text
-        digest.update(path.encode("utf-8") + b"\0" + text.encode("utf-8") + b"\2")
-    assets: dict[str, str] = {}
-    for rel, source in sorted(_assets_for(prepared.assets, lang, prepared.kb.language_codes).items()):
-        if rel not in pages:
-            assets[rel] = str(source.resolve())
-            digest.update(rel.encode("utf-8") + b"\0" + source.read_bytes() + b"\3")
-    return LanguageInputs(lang, pages, blocks, assets, digest.hexdigest())
+    return split_pages(language_pages(prepared, lang))
 
 
 SHARED_SEARCH_PARTS = (CARDS_PART, NUMBERS_PART, RULINGS_PART)
@@ -472,6 +514,16 @@ def build_language(folder: Path, inputs: LanguageInputs, epoch: int, ui: UI | No
     return LanguageBuild(inputs.lang, pages, seconds, False, mkdocs_cpu, plugin.own_seconds)
 
 
+def build_handed_over(folder: Path, epoch: int, ui: UI | None, pages: LanguagePages) -> LanguageBuild:
+    """Step 4 in a language's mkdocs process (`build_languages`): the pages this process was
+    sent split (`split_pages`), then mkdocs (`build_language`)."""
+    cpu = time.process_time()
+    inputs = split_pages(pages)
+    split = time.process_time() - cpu
+    built = build_language(folder, inputs, epoch, ui)
+    return LanguageBuild(built.lang, built.pages, built.seconds, built.reused, built.mkdocs_cpu, built.hooks_cpu, split)
+
+
 def default_jobs(languages: int) -> int:
     """How many mkdocs processes run at once: every language, up to twice the CPUs. The
     languages are of equal size, so three at once on two cores end together after 1.5 times
@@ -501,13 +553,20 @@ def run_jobs(jobs: Sequence[Callable[[], T]], at_once: int, done: Callable[[int,
     done(index, result) here as each one ends; `meanwhile` runs here while the first jobs run.
     A failed job fails the build (BuildError) and ends the others."""
     with parallel.start(jobs, processes=at_once) as running:
-        meanwhile()
-        results = running.done()
-        while True:
-            item = _build_errors(lambda: next(results, None))
-            if item is None:
-                return
-            done(*item)
+        collect(running, done, meanwhile)
+
+
+def collect(running: parallel.Running[T], done: Callable[[int, T], None],
+            meanwhile: Callable[[], None] = lambda: None) -> None:
+    """`meanwhile()` here, then done(index, result) as each job of `running` ends; a failed job
+    fails the build (BuildError; leaving `running`'s context ends the others)."""
+    meanwhile()
+    results = running.done()
+    while True:
+        item = _build_errors(lambda: next(results, None))
+        if item is None:
+            return
+        done(*item)
 
 
 def reusable(folder: Path, fp: str) -> bool:
@@ -528,36 +587,67 @@ def _reused_site(site_dir: Path, lang: str) -> LanguageBuild:
     return LanguageBuild(lang, pages, 0.0, True)
 
 
-def build_languages(work: Path, prepared: Prepared, inputs: Mapping[str, LanguageInputs], fingerprints: Mapping[str, str],
-                    jobs: int, progress: Progress, meanwhile: Callable[[], None] = lambda: None) -> tuple[LanguageBuild, ...]:
-    """Step 4: mkdocs per language, in parallel processes; unchanged languages (the same
-    fingerprint as their last build) are reused. `meanwhile` runs in this process while the
-    languages build."""
-    results: dict[str, LanguageBuild] = {}
+def start_language_processes(work: Path, langs: Sequence[str], epoch: int, uis: Mapping[str, UI],
+                             jobs: int) -> parallel.Waiting[LanguagePages, LanguageBuild]:
+    """Step 4's processes, one per language (at most `jobs` at a time), started before the pages
+    are rendered: each holds only what this process holds then (the knowledge base, not the
+    pages of every language), and waits for its language's pages (`hand_over`)."""
+    import mkdocs.commands.build  # noqa: F401  (imported once, here: the forked processes share it)
+    takes = [functools.partial(build_handed_over, work / lang, epoch, uis[lang]) for lang in langs]
+    return parallel.start_waiting(takes, processes=max(1, min(jobs, len(langs))))
+
+
+@dataclass(frozen=True)
+class HandedOver:
+    pages: Mapping[str, int]          # lang -> how many pages
+    fingerprints: Mapping[str, str]   # lang -> `fingerprint`
+    todo: tuple[str, ...]             # the languages sent to their mkdocs process (the others are reusable)
+    changed: int                      # how many configs changed
+
+
+def hand_over(root: Path, work: Path, prepared: Prepared, langs: Sequence[str],
+              processes: parallel.Waiting[LanguagePages, LanguageBuild]) -> HandedOver:
+    """Step 3: each language's config written and its fingerprint taken; its pages sent to its
+    mkdocs process (`start_language_processes`), which starts on them at once, unless the
+    language's last build is reusable (the same fingerprint): then its process ends unused."""
+    pages: dict[str, int] = {}
+    fingerprints: dict[str, str] = {}
     todo = []
-    for lang in inputs:
-        folder, fp = work / lang, fingerprints[lang]
-        if reusable(folder, fp):
-            results[lang] = _reused(folder, lang)
-            progress.say(f"      {lang}: unchanged since the last build, reused ({results[lang].pages} pages)")
+    changed = 0
+    for i, lang in enumerate(langs):
+        handed = language_pages(prepared, lang)
+        changed += write_config(root, work, prepared, lang)
+        fp = fingerprint(work / lang, root, prepared.epoch, lang, handed.digest)
+        pages[lang], fingerprints[lang] = len(handed.docs), fp
+        if reusable(work / lang, fp):
+            processes.skip(i)
         else:
-            (folder / FINGERPRINT).unlink(missing_ok=True)
-            todo.append((lang, fp))
+            (work / lang / FINGERPRINT).unlink(missing_ok=True)
+            processes.feed(i, handed)
+            todo.append(lang)
+    return HandedOver(pages, fingerprints, tuple(todo), changed)
+
+
+def build_languages(work: Path, langs: Sequence[str], handed: HandedOver,
+                    processes: parallel.Waiting[LanguagePages, LanguageBuild], progress: Progress,
+                    meanwhile: Callable[[], None] = lambda: None) -> tuple[LanguageBuild, ...]:
+    """Step 4: mkdocs per language, in the processes `hand_over` sent the pages to; unchanged
+    languages (the same fingerprint as their last build) are reused. `meanwhile` runs in this
+    process while the languages build."""
+    results: dict[str, LanguageBuild] = {}
+    for lang in langs:
+        if lang not in handed.todo:
+            results[lang] = _reused(work / lang, lang)
+            progress.say(f"      {lang}: unchanged since the last build, reused ({results[lang].pages} pages)")
 
     def finished(i: int, built: LanguageBuild) -> None:
-        lang, fp = todo[i]
-        write_atomic(work / lang / FINGERPRINT, fp.encode())
+        lang = langs[i]
+        write_atomic(work / lang / FINGERPRINT, handed.fingerprints[lang].encode())
         results[lang] = built
         progress.say(f"      {lang}: {built.pages} pages in {built.seconds:.1f} s")
 
-    if todo:
-        import mkdocs.commands.build  # noqa: F401  (imported once, here: the forked processes share it)
-        jobs_of = [(lambda lang=lang: build_language(work / lang, inputs[lang], prepared.epoch, prepared.uis[lang]))
-                   for lang, _ in todo]
-        run_jobs(jobs_of, max(1, min(jobs, len(todo))), finished, meanwhile)
-    else:
-        meanwhile()
-    return tuple(results[lang] for lang in inputs)
+    collect(processes, finished, meanwhile)
+    return tuple(results[lang] for lang in langs)
 
 
 # ---------------------------------------------------------------- assembling
@@ -648,15 +738,14 @@ def kept_as_built(site_dir: Path, work: Path, inputs_fp: str) -> tuple[str, ...]
 
 def write_root_files(staging: Path, prepared: Prepared, site_fp: str) -> None:
     """Step 5a, first part: the root files of the new site (``index.html``, the JSON API, the
-    marker) in the staging folder."""
-    files = {rel: text.encode("utf-8") for rel, text in prepared.site.files.items()}
-    files[SITE_MARKER] = marker_text(site_fp).encode("utf-8")
+    marker) in the staging folder, each encoded as it is written (not all of them at once)."""
+    files = {**prepared.site.files, SITE_MARKER: marker_text(site_fp)}
     folders = {str((staging / rel).parent) for rel in files}
     for folder in sorted(folders):
         os.makedirs(folder, exist_ok=True)
-    for rel, data in files.items():
+    for rel, text in files.items():
         with open(staging / rel, "wb") as f:
-            f.write(data)
+            f.write(text.encode("utf-8"))
 
 
 def assemble(work: Path, staging: Path, languages: Sequence[str], clock: Clock | None = None,
@@ -726,32 +815,42 @@ def _build(root: Path, site_dir: Path, work: Path, languages: Sequence[str] | No
         return _finish(progress, clock, cpu, site_dir, built, [p for p in site_dir.rglob("*") if p.is_file()])
     progress.say("[1/5] loading rules/, translations/ and content/ …")
     step = time.monotonic()
-    prepared = prepare(root, languages, concurrent_checks=True, clock=clock)
-    kb = prepared.kb
-    langs = tuple(languages or kb.language_codes)
-    progress.say(f"      {len(kb.rules)} rules, {len(kb.cards)} cards, {len(kb.rulings)} rulings; "
-                 f"languages: {', '.join(langs)} ({time.monotonic() - step:.1f} s)")
-    if after_render is not None:
-        after_render(prepared)
+    with ExitStack() as stack:
+        started: list[parallel.Waiting[LanguagePages, LanguageBuild]] = []
+        langs: tuple[str, ...] = ()
 
-    with _writing(site_dir):
-        (work / SITE_INPUTS).unlink(missing_ok=True)
-        return _write(root, site_dir, work, prepared, langs, jobs, progress, clock, cpu, inputs_fp)
+        def start_processes(kb: KnowledgeBase, uis: Mapping[str, UI]) -> None:
+            # the mkdocs processes, forked now: before rendering, this process is a fraction of its size after
+            nonlocal langs, jobs
+            langs = tuple(languages or kb.language_codes)
+            jobs = jobs or default_jobs(len(langs))
+            started.append(stack.enter_context(start_language_processes(work, langs, source_date_epoch(kb), uis, jobs)))
+
+        prepared = prepare(root, languages, concurrent_checks=True, clock=clock, loaded=start_processes)
+        kb = prepared.kb
+        progress.say(f"      {len(kb.rules)} rules, {len(kb.cards)} cards, {len(kb.rulings)} rulings; "
+                     f"languages: {', '.join(langs)} ({time.monotonic() - step:.1f} s)")
+        if after_render is not None:
+            after_render(prepared)
+
+        with _writing(site_dir):
+            (work / SITE_INPUTS).unlink(missing_ok=True)
+            return _write(root, site_dir, work, prepared, langs, jobs or 1, started[0], progress, clock, cpu, inputs_fp)
 
 
-def _write(root: Path, site_dir: Path, work: Path, prepared: Prepared, langs: tuple[str, ...], jobs: int | None,
+def _write(root: Path, site_dir: Path, work: Path, prepared: Prepared, langs: tuple[str, ...], jobs: int,
+           processes: parallel.Waiting[LanguagePages, LanguageBuild],
            progress: Progress, clock: Clock, cpu: float, inputs_fp: str) -> BuildResult:
-    """Steps 3 to 5 of `build_site`: the configs, mkdocs, assembling, the swap; then the record
-    of the inputs the site folder holds (`kept_as_built`)."""
+    """Steps 3 to 5 of `build_site`: the configs, mkdocs (in `processes`), assembling, the swap;
+    then the record of the inputs the site folder holds (`kept_as_built`)."""
     progress.say("[2/5] handing the pages to mkdocs …")
     step = time.monotonic()
     with clock.part(Part.HANDOVER):
-        inputs = {lang: language_inputs(prepared, lang) for lang in langs}
-        changed = sum(write_config(root, work, prepared, lang) for lang in langs)
-        fingerprints = {lang: fingerprint(work / lang, root, prepared.epoch, inputs[lang]) for lang in langs}
+        handed = hand_over(root, work, prepared, langs, processes)
+        fingerprints = handed.fingerprints
         site_fp = site_fingerprint(prepared, fingerprints)
-    counts = ", ".join(f"{lang} {len(inputs[lang].pages)}" for lang in langs)
-    progress.say(f"      pages: {counts}; {changed} config(s) changed ({time.monotonic() - step:.1f} s)")
+    counts = ", ".join(f"{lang} {handed.pages[lang]}" for lang in langs)
+    progress.say(f"      pages: {counts}; {handed.changed} config(s) changed ({time.monotonic() - step:.1f} s)")
 
     if unchanged_site(site_dir, work, fingerprints, site_fp):
         # nothing to write: the site folder is left as it is (no copy, no swap)
@@ -760,11 +859,10 @@ def _write(root: Path, site_dir: Path, work: Path, prepared: Prepared, langs: tu
         write_atomic(work / SITE_INPUTS, inputs_record(site_dir, site_fp, inputs_fp, langs).encode("utf-8"))
         return _finish(progress, clock, cpu, site_dir, built, [p for p in site_dir.rglob("*") if p.is_file()])
 
-    jobs = jobs or default_jobs(len(langs))
     staging = sitefolder.new_staging(site_dir)
     try:
         progress.say(f"[3/5] building the language sites with mkdocs ({min(jobs, len(langs))} at a time) …")
-        built = build_languages(work, prepared, inputs, fingerprints, jobs, progress,  # the site root files meanwhile
+        built = build_languages(work, langs, handed, processes, progress,  # the site root files meanwhile
                                 meanwhile=lambda: write_root_files(staging, prepared, site_fp))
         progress.say("[4/5] assembling the site, the JSON API and the archive …")
         assemble(work, staging, langs, clock, prepared.site.archive_files)
@@ -790,6 +888,7 @@ def _finish(progress: Progress, clock: Clock, cpu: float, site_dir: Path, built:
     progress.say(f"open {_shown_path(index)} in a browser ({index.as_uri()})")
     for b in built:
         clock.add(Part.HOOKS, b.hooks_cpu)
+        clock.add(Part.HANDOVER, b.split_cpu)
     total = process_and_children_seconds() - cpu
     parts = dict(clock.seconds())
     # the rest: writing the site root, linking the language folders in, the swap, starting processes
