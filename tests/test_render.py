@@ -315,6 +315,25 @@ def test_card_page_has_names_in_every_language_and_rulings_by_locale_date(projec
         assert len(Elements(section).find("div", class_="rulekb-ruling")) == 6
 
 
+def test_each_language_has_its_own_card_pages_though_what_they_share_is_made_once(tmp_path):
+    """A card's names table, printing, source and rules are the same on every language's site and
+    made once (render.cards.CardSite, by the first language rendered): the card pages of each
+    language are those it renders alone, with its own words; a card without a French name says
+    so in each page's language."""
+    from conftest import data_copy
+    root = data_copy(tmp_path)
+    card = root / "rules" / "cards" / "queens-agent.yaml"
+    card.write_text(card.read_text(encoding="utf-8").replace("  fr: Agent de la reine\n", ""), encoding="utf-8")
+    site, linked, uis, termbase = render_tree(root)
+    for lang, missing in (("en", "missing"), ("de", "fehlt"), ("fr", "manquant")):
+        section = card_section(site.docs[lang]["cards/qu.md"], "queens-agent")
+        assert f'<td class="rulekb-cell--missing">{missing}</td>' in section and 'lang="fr">Agent' not in section
+        alone = render_site(linked, uis, termbase=termbase, only=[lang])
+        pages = [path for path in site.docs[lang] if path.startswith("cards/")]
+        assert len(pages) > 1 and all(alone.docs[lang][path] == site.docs[lang][path] for path in pages)
+    assert card_section(site.docs["fr"]["cards/em.md"], "emissary-of-sunrise").count('<td lang="fr">') == 1
+
+
 def test_cards_are_grouped_by_the_first_letters_of_their_ids_with_stable_anchors(project):
     pages = paths.CardPages.of(["queens-agent", "0-1-2-3", "brazen-buccaneers"])
     assert paths.card_group("queens-agent") == "qu" and pages.page("queens-agent") == "cards/qu.md"

@@ -31,7 +31,7 @@ from ..link import LinkedKB
 from ..timing import Clock, Part, maybe
 from . import paths
 from .api import api_files, api_root
-from .cards import card_group_page, card_groups, card_index
+from .cards import CardSite
 from .content import localise_content
 from .context import Lang, Shared
 from .changes import INDEX as CHANGES_INDEX, all_changes, changes_pages
@@ -54,20 +54,22 @@ class RenderedSite:
     archive_files: Mapping[str, str] = field(default_factory=dict)  # site-root files the archive holds in place of `files`'s
 
 
-def render_pages(c: Lang, changes: tuple[ReleaseChanges, ...] = ()) -> dict[str, str]:
+def render_pages(c: Lang, changes: tuple[ReleaseChanges, ...] = (), cards: CardSite | None = None) -> dict[str, str]:
     """Generated pages of one language (the status page is added by `render_site` when the QA
-    has made it); `changes`: what changed in each imported release (`changes.all_changes`)."""
+    has made it); `changes`: what changed in each imported release (`changes.all_changes`);
+    `cards`: the card pages of every language, what they have in common made once (else made
+    for this language alone)."""
     kb = c.shared.linked.kb
     docs: dict[str, str] = {}
     for rule in kb.rules:
         docs[paths.rule_page(rule.id)] = checked(rule_page(c, rule))
         if has_parallel_view(c, rule):
             docs[paths.parallel_page(rule.id)] = checked(parallel_page(c, rule))
-    groups = card_groups(kb.cards, c.shared.card_pages)
-    for group, cards in groups.items():
-        docs[paths.card_group_page(group)] = checked(card_group_page(c, group, cards))
+    cards = cards or CardSite(c.shared)
+    for group in cards.groups:
+        docs[paths.card_group_page(group)] = checked(cards.group_page(c, group))
     docs[paths.RULE_INDEX] = checked(rule_index(c))
-    docs[paths.CARD_INDEX] = checked(card_index(c, groups))
+    docs[paths.CARD_INDEX] = checked(cards.index(c))
     docs[paths.KEYWORDS] = checked(keyword_index(c))
     docs[paths.GLOSSARY] = checked(glossary_page(c))
     docs.update({path: checked(page) for path, page in changes_pages(c, changes).items()})
@@ -119,7 +121,8 @@ def _render_site(linked: LinkedKB, uis: Mapping[str, UI], termbase, status, cont
         archive_files = {paths.OFFLINE: offline_page(kb, uis, copy=True)}
         contexts = {lang: Lang(shared, uis[lang]) for lang in (only or languages)}
         changes = all_changes(kb)
-        rendered = {lang: render_pages(c, changes) for lang, c in contexts.items()}
+        cards = CardSite(shared)
+        rendered = {lang: render_pages(c, changes, cards) for lang, c in contexts.items()}
     with maybe(clock, Part.API):
         for c in contexts.values():
             files.update(api_files(c))

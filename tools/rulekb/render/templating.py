@@ -169,9 +169,15 @@ class Pages:
         self._names = {**names, "m": self.macros}
         self._modules: dict[str, Any] = {}
 
-    def render(self, name: str, **values: Any) -> str:
-        """The page of template `name` (``pages/rule.md.j2``) with `values`."""
+    def module(self, name: str) -> Any:
+        """Template `name` made into a module in this language: its macros (the page is
+        ``markdown``; a page template may define the pieces its render module keeps, as
+        ``pages/card.md.j2`` does)."""
         module = self._modules.get(name)
         if module is None:
             module = self._modules[name] = template(name).make_module(self._names)
-        return str(module.markdown(**values))
+        return module
+
+    def render(self, name: str, **values: Any) -> str:
+        """The page of template `name` (``pages/rule.md.j2``) with `values`."""
+        return str(self.module(name).markdown(**values))
