@@ -61,8 +61,10 @@ class CardEntry:
     """What a card's section shows on the site of every language, found once (`CardSite`)."""
 
     card: Card
-    names: tuple[Name, ...]
-    names_html: Markup | None      # the table of its names; None: a name is missing (the table says so in each language's words)
+    where: Where                   # its section of its group's page, where its rulings' texts are shown
+    # the table of its names, the same in every language; when a name is missing, the names to
+    # make it from in each language (its word for "missing" in the table)
+    names: Markup | tuple[Name, ...]
     printing: str                  # the set and collector number it is shown with: "PM15 #100"
     source: str                    # the title of its source (English)
     rules: tuple[str, ...]         # the rules it links to (`card_rules`)
@@ -150,7 +152,7 @@ class CardSite:
         self.groups = card_groups(shared.linked.kb.cards, shared.card_pages)
         self._parts: Any = None        # the module of CARD_PARTS (no UI words), made on first use
         self._entries: dict[str, tuple[CardEntry, ...]] = {}   # group -> its cards' entries
-        self._rows: list[GroupRow] | None = None
+        self._rows: tuple[GroupRow, ...] | None = None
         # per language: a rule's "Mechanic" line (every card page is in cards/: the same link
         # from each) and the words of a number of printings
         self._mechanic_lines: dict[tuple[str, str], Markup] = {}
@@ -166,8 +168,8 @@ class CardSite:
         if self._parts is None:
             self._parts = template(CARD_PARTS).make_module()
         names = tuple(Name(lang.code, lang.name, card.names.get(lang.code)) for lang in c.kb.languages)
-        complete = all(name.text for name in names)
-        return CardEntry(card, names, self._parts.names(names) if complete else None,
+        where = Where(self.shared.card_pages.page(card.id), card=card.id)
+        return CardEntry(card, where, self._parts.names(names) if all(name.text for name in names) else names,
                          f"{card.set_code} #{card.collector_number}", c.source_title(card.source),
                          card_rules(self.shared, card), self.shared.rulings_by_card.get(card.id, ()))
 
@@ -187,11 +189,10 @@ class CardSite:
             found = self._printings_words[key] = macros.printings(n)
         return found
 
-    def card_view(self, c: Lang, macros: Any, entry: CardEntry, page: str, api_href: str) -> CardView:
+    def card_view(self, c: Lang, macros: Any, entry: CardEntry, api_href: str) -> CardView:
         """A card's section in c's language: the entry with the card's name, the page's words,
         the titles of its rules and the blocks of its rulings."""
-        card = entry.card
-        where = Where(page, card=card.id)
+        card, where = entry.card, entry.where
         # the ruling's anchor on the page of the first card it stands on (its place when it
         # belongs to no rule): a ruling of two cards of one group is on the page twice
         rulings = Markup("").join(
@@ -199,7 +200,7 @@ class CardSite:
                                            anchor=ruling.id if ruling.cards[0] == card.id else None),
                                len(ruling.cards) > 1) for ruling in entry.rulings)
         return CardView(card.id, card_title(c, card)[0],
-                        entry.names_html if entry.names_html is not None else macros.names(entry.names),
+                        entry.names if isinstance(entry.names, Markup) else macros.names(entry.names),
                         entry.printing, self._printings(c, macros, len(card.printings)), card.oracle_id,
                         entry.source, Markup("").join(self._mechanic(c, macros, rule) for rule in entry.rules),
                         len(entry.rulings), rulings, api_href)
@@ -219,17 +220,17 @@ class CardSite:
             href = api.get(api_group)
             if href is None:
                 href = api[api_group] = root + paths.api_path(c.lang, "cards", api_group)
-            views.append(self.card_view(c, macros, entry, page, href))
+            views.append(self.card_view(c, macros, entry, href))
         return c.pages.render(CARD_PAGE, page=CardGroupPage(title, tuple(views), paths.href(page, paths.CARD_INDEX)))
 
-    def rows(self) -> list[GroupRow]:
+    def rows(self) -> tuple[GroupRow, ...]:
         """The groups of the index, each with its first and last card's English names (the same
         in every language)."""
         if self._rows is None:
             by_card = self.shared.rulings_by_card
-            self._rows = [GroupRow(paths.href(paths.CARD_INDEX, paths.card_group_page(group)), _english(cards[0]),
-                                   _english(cards[-1]), len(cards), sum(len(by_card.get(card.id, ())) for card in cards))
-                          for group, cards in self.groups.items()]
+            self._rows = tuple(GroupRow(paths.href(paths.CARD_INDEX, paths.card_group_page(group)), _english(cards[0]),
+                                        _english(cards[-1]), len(cards), sum(len(by_card.get(card.id, ())) for card in cards))
+                               for group, cards in self.groups.items())
         return self._rows
 
     def index(self, c: Lang) -> str:
