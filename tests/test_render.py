@@ -334,6 +334,39 @@ def test_each_language_has_its_own_card_pages_though_what_they_share_is_made_onc
     assert card_section(site.docs["fr"]["cards/em.md"], "emissary-of-sunrise").count('<td lang="fr">') == 1
 
 
+def test_a_ruling_of_several_cards_links_every_card_it_names_but_the_one_it_is_shown_with(tmp_path):
+    """A ruling of twelve cards is on each of their sections, its anchor on the first one's
+    (Emissary of Sunrise); its text names two of them, each linked everywhere but on its own
+    section; on a card it does not name the block is the same on every page (made once)."""
+    from conftest import data_copy
+    root = data_copy(tmp_path)
+    rulings = root / "rules" / "rulings" / "explore.yaml"
+    text = "trigger if appropriate."
+    rulings.write_text(rulings.read_text(encoding="utf-8").replace(
+        text, text + " Queen's Agent and Siren Lookout explore this way too.", 1), encoding="utf-8")
+    site, _linked, _uis, _termbase = render_tree(root)
+    pages = site.docs["en"]
+
+    def block(page: str, card_id: str) -> str:
+        return next(b for b in card_section(pages[page], card_id).split('<div class="rulekb-ruling">')
+                    if "explore this way too" in b)
+
+    def linked(html: str) -> list[str]:
+        return [a["href"] for a in Elements(html).find("a", class_="rulekb-card")]
+
+    first = block("cards/em.md", "emissary-of-sunrise")
+    assert 'id="explore-creature-left-battlefield"' in first
+    both = ["../cards/qu.html#queens-agent", "../cards/si.html#siren-lookout"]
+    assert linked(first) == both
+    assert linked(block("cards/qu.md", "queens-agent")) == both[1:]
+    assert linked(block("cards/si.md", "siren-lookout")) == both[:1]
+    others = {block(page, card) for page, card in (("cards/de.md", "deadeye-tracker"), ("cards/br.md", "brazen-buccaneers"),
+                                                   ("cards/ix.md", "ixallis-diviner"))}
+    assert len(others) == 1
+    other = others.pop()
+    assert linked(other) == both and "explore-creature-left-battlefield" not in other
+
+
 def test_cards_are_grouped_by_the_first_letters_of_their_ids_with_stable_anchors(project):
     pages = paths.CardPages.of(["queens-agent", "0-1-2-3", "brazen-buccaneers"])
     assert paths.card_group("queens-agent") == "qu" and pages.page("queens-agent") == "cards/qu.md"

@@ -20,6 +20,14 @@ are the same too. Each language then adds only its own: the card's name in it, i
 titles of the rules (one "Mechanic" line per rule and language) and the blocks of the rulings
 (their dates and badges are in the page's language), each card written by the page template
 as a few values rather than ~30 (some 24,000 cards on each language's pages).
+
+A ruling of several cards is on each of their sections (22,682 of the 45,049 ruling blocks of
+all 579 sets, 2,239 rulings): the same block on each but the first card's (where it has its
+anchor), unless its text names the card it is shown with (a text does not link to its own
+card). `CardRuling` says which: the ruling's text is shown "of" the card only when one of its
+texts names it, and the block of a ruling, its anchor and that card is made once per language
+(26,887 blocks and their views per language instead of 45,049 views); its texts' links are the
+same from every page of cards/ (`text.Inline`), so the block is the same on each page.
 """
 
 from __future__ import annotations
@@ -56,19 +64,26 @@ class RuleRef:
     title: Markup
 
 
+class CardRuling(NamedTuple):
+    """A ruling on a card's section."""
+
+    ruling: Ruling
+    where: Where           # where its text is shown: the card's section; without the card when no text of the ruling names it
+    anchor: str | None     # its id on its first card's section (its place when it belongs to no rule), else none
+
+
 @dataclass(frozen=True)
 class CardEntry:
     """What a card's section shows on the site of every language, found once (`CardSite`)."""
 
     card: Card
-    where: Where                   # its section of its group's page, where its rulings' texts are shown
     # the table of its names, the same in every language; when a name is missing, the names to
     # make it from in each language (its word for "missing" in the table)
     names: Markup | tuple[Name, ...]
     printing: str                  # the set and collector number it is shown with: "PM15 #100"
     source: str                    # the title of its source (English)
     rules: tuple[str, ...]         # the rules it links to (`card_rules`)
-    rulings: tuple[Ruling, ...]    # by date
+    rulings: tuple[CardRuling, ...]   # by date
 
 
 class CardView(NamedTuple):
@@ -157,6 +172,10 @@ class CardSite:
         # from each) and the words of a number of printings
         self._mechanic_lines: dict[tuple[str, str], Markup] = {}
         self._printings_words: dict[tuple[str, int], Markup] = {}
+        # per language: the block of a ruling of several cards, by its id, anchor and the card
+        # its text is shown of (None: of none); and the cards each such ruling's texts name
+        self._blocks: dict[tuple[str, str, str | None, str | None], Markup] = {}
+        self._named: dict[str, frozenset[str]] = {}
 
     def entries(self, c: Lang, group: str) -> tuple[CardEntry, ...]:
         found = self._entries.get(group)
@@ -169,9 +188,42 @@ class CardSite:
             self._parts = template(CARD_PARTS).make_module()
         names = tuple(Name(lang.code, lang.name, card.names.get(lang.code)) for lang in c.kb.languages)
         where = Where(self.shared.card_pages.page(card.id), card=card.id)
-        return CardEntry(card, where, self._parts.names(names) if all(name.text for name in names) else names,
+        return CardEntry(card, self._parts.names(names) if all(name.text for name in names) else names,
                          f"{card.set_code} #{card.collector_number}", c.source_title(card.source),
-                         card_rules(self.shared, card), self.shared.rulings_by_card.get(card.id, ()))
+                         card_rules(self.shared, card),
+                         tuple(self._card_ruling(ruling, card, where) for ruling in self.shared.rulings_by_card.get(card.id, ())))
+
+    def _card_ruling(self, ruling: Ruling, card: Card, where: Where) -> CardRuling:
+        # the ruling's anchor on the page of the first card it stands on (its place when it
+        # belongs to no rule): a ruling of two cards of one group is on the page twice
+        anchor = ruling.id if ruling.cards[0] == card.id else None
+        if len(ruling.cards) > 1 and card.id not in self._names_in(ruling):
+            where = Where(where.page)   # no text of it names this card: nothing to keep from linking to itself
+        return CardRuling(ruling, where, anchor)
+
+    def _names_in(self, ruling: Ruling) -> frozenset[str]:
+        """The cards named in any text of a ruling (its own, or the rule note it is shown as)."""
+        found = self._named.get(ruling.id)
+        if found is None:
+            units = (ruling.unit, self.shared.notes.get(ruling.id, ruling.unit))
+            found = self._named[ruling.id] = frozenset(
+                card_id for unit in units for variants in unit.variants.values() for variant in variants
+                for _start, _end, card_id in self.shared.cards.find(variant.text))
+        return found
+
+    def _ruling_block(self, c: Lang, item: CardRuling) -> Markup:
+        """The block of a ruling on a card's section (the ``ruling`` macro of its view); that of
+        a ruling of several cards made once per language for its anchor and the card its text is
+        shown of."""
+        ruling = item.ruling
+        if len(ruling.cards) == 1:
+            return c.card_ruling_html(ruling_view(c, ruling, item.where, show_cards=False, anchor=item.anchor), False)
+        key = (c.lang, ruling.id, item.anchor, item.where.card)
+        found = self._blocks.get(key)
+        if found is None:
+            found = self._blocks[key] = c.card_ruling_html(
+                ruling_view(c, ruling, item.where, show_cards=False, anchor=item.anchor), True)
+        return found
 
     def _mechanic(self, c: Lang, macros: Any, rule_id: str) -> Markup:
         key = (c.lang, rule_id)
@@ -192,13 +244,8 @@ class CardSite:
     def card_view(self, c: Lang, macros: Any, entry: CardEntry, api_href: str) -> CardView:
         """A card's section in c's language: the entry with the card's name, the page's words,
         the titles of its rules and the blocks of its rulings."""
-        card, where = entry.card, entry.where
-        # the ruling's anchor on the page of the first card it stands on (its place when it
-        # belongs to no rule): a ruling of two cards of one group is on the page twice
-        rulings = Markup("").join(
-            c.card_ruling_html(ruling_view(c, ruling, where, show_cards=False,
-                                           anchor=ruling.id if ruling.cards[0] == card.id else None),
-                               len(ruling.cards) > 1) for ruling in entry.rulings)
+        card = entry.card
+        rulings = Markup("").join(self._ruling_block(c, item) for item in entry.rulings)
         return CardView(card.id, card_title(c, card)[0],
                         entry.names if isinstance(entry.names, Markup) else macros.names(entry.names),
                         entry.printing, self._printings(c, macros, len(card.printings)), card.oracle_id,
