@@ -42,8 +42,11 @@ def _card(r: Reader, ctx: Context, node: Node, what: str) -> Card | None:
     names_node = fields.get("name")
     nm = r.mapping(names_node, "card name", (SOURCE_LANGUAGE,), ctx.languages) if names_node else None
     for key, value in nm.items if nm else ():
-        if key.value in ctx.languages and (text := r.nonempty(value, f"card name {key.value}")):
-            names[key.value] = text
+        if key.value in ctx.languages:
+            if type(value) is Scalar and value.value.strip():
+                names[key.value] = value.value
+            elif text := r.nonempty(value, f"card name {key.value}"):
+                names[key.value] = text
     refs: list[tuple[str, str]] = []    # (set, number) of each printing, the one it is shown with first
     if fields.get("set") is not None or fields.get("collector_number") is not None:
         set_code = r.pattern(fields.get("set"), "card set", SET_CODE, "the set code, e.g. XLN")
@@ -68,15 +71,24 @@ def _card(r: Reader, ctx: Context, node: Node, what: str) -> Card | None:
     source = r.choice(fields.get("source"), "card source", ctx.source_ids)
     if None in (cid, oracle, source) or not refs or SOURCE_LANGUAGE not in names:
         return None
-    shared: dict[tuple[tuple[str, str], ...], Mapping[str, str]] = {}   # printings printed alike share their mappings
-
-    def proxy(values: dict[str, str]) -> Mapping[str, str]:
-        return shared.setdefault(tuple(values.items()), MappingProxyType(values)) if values else EMPTY
-
     printings = []
-    for ref in refs:
-        names_, texts_ = printed.get(ref, (EMPTY, EMPTY))
-        printings.append(Printing(sys.intern(ref[0]), ref[1], proxy(dict(names_)), proxy(dict(texts_))))
+    if printed:
+        shared: dict[tuple[tuple[str, str], ...], Mapping[str, str]] = {}   # printings printed alike share their mappings
+
+        def proxy(values: dict[str, str]) -> Mapping[str, str]:
+            if not values:
+                return EMPTY
+            key = tuple(values.items())
+            found = shared.get(key)
+            if found is None:
+                found = shared[key] = MappingProxyType(dict(values))
+            return found
+
+        for ref in refs:
+            names_, texts_ = printed.get(ref, (EMPTY, EMPTY))
+            printings.append(Printing(sys.intern(ref[0]), ref[1], proxy(names_), proxy(texts_)))
+    else:   # (most cards: printed in English only)
+        printings = [Printing(sys.intern(code), number, EMPTY, EMPTY) for code, number in refs]
     return Card(cid, MappingProxyType(names), tuple(printings), oracle, source, Pos(r.file, m.line), keywords)  # type: ignore[arg-type]
 
 
@@ -89,7 +101,7 @@ def _refs(r: Reader, node: Node, text: str, what: str) -> list[tuple[str, str]]:
             r.error(node, f"{what} '{item}' is not a set code and a collector number",
                     "write each printing as SET NUMBER (e.g. XLN 114), printings separated by ', '")
         else:
-            out.append((found.group(1), found.group(2)))
+            out.append(found.groups())
     return out
 
 
@@ -107,8 +119,9 @@ def _printed(r: Reader, ctx: Context, node: Node, refs: set[tuple[str, str]]
             continue
         lm = r.entries(value, f"card printed {lang}")
         for key, text_node in lm.items if lm else ():
-            text = r.nonempty(text_node, f"card printed {lang} {key.value}")
-            if text is None:
+            if type(text_node) is Scalar and text_node.value.strip():
+                text = text_node.value
+            elif (text := r.nonempty(text_node, f"card printed {lang} {key.value}")) is None:
                 continue
             name, _, body = text.partition("\n")
             if not name.strip():
@@ -148,23 +161,24 @@ def rulings_from(f: SourceFile, ctx: Context) -> tuple[list[Ruling], list[Proble
         rm = r.mapping(item, "a ruling", ("id", "date", "cards", "text"), ("rules",))
         if rm is None:
             continue
-        rid = r.slug(rm.get("id"), "ruling id")
-        date = r.date(rm.get("date"), "ruling date")
+        fields = rm.fields()
+        rid = r.slug(fields.get("id"), "ruling id")
+        date = r.date(fields.get("date"), "ruling date")
         cards = []
-        for c in r.sequence(rm.get("cards"), "ruling cards"):
+        for c in r.sequence(fields.get("cards"), "ruling cards"):
             if (cid := r.slug(c, "ruling card")) is not None:
                 cards.append(cid)
                 cites.append((c, "card:" + cid))  # type: ignore[arg-type]
         rules = [mechanic] if mechanic else []
-        for node in r.sequence(rm.get("rules"), "ruling rules"):
+        for node in r.sequence(fields.get("rules"), "ruling rules"):
             if (rule := r.slug(node, "ruling rule")) is not None and rule not in rules:
                 rules.append(rule)
                 cites.append((node, "rule:" + rule))  # type: ignore[arg-type]
         if rid is not None and not cards and not rules:
             r.error(rm, f"ruling '{rid}' belongs to no card and no rule", "list the cards it stands on under 'cards'")
-        if rid is None or rm.get("text") is None:
+        if rid is None or fields.get("text") is None:
             continue
-        unit = read_unit(r, ctx, rm.get("text"), rid, UnitKind.RULING, f"ruling {rid}")  # type: ignore[arg-type]
+        unit = read_unit(r, ctx, fields["text"], rid, UnitKind.RULING, f"ruling {rid}")
         if unit and date:
             out.append(Ruling(rid, date, tuple(rules), tuple(cards), unit))
     return out, r.problems, cites
