@@ -20,7 +20,7 @@ from typing import Callable, Sequence, TypeVar
 from .diagnostics import DataError, Problem, did_you_mean
 from .layout import (CARDS_DIR, GLOSSARY_DIR, LANGUAGES_FILE, RELEASES_DIR, RULES_DIR, RULINGS_DIR, SOURCES_FILE, TRANSLATIONS_DIR,
                      release_dates)
-from .load import MapNode, Node, Scalar, SourceFile
+from .load import MapNode, Node, SourceFile
 from .models import (SOURCE_LANGUAGE, Card, GlossaryEntry, HistoryEntry, KnowledgeBase, Move, Pos, Rule, RulesRelease,
                      Ruling, Subrule, Unit, UnitKind, subrule_number)
 from .refs import SUBRULE_LETTERS, sort_key
@@ -250,7 +250,9 @@ class FileContents:
     rulings: tuple[Ruling, ...] = ()
     glossary: tuple[GlossaryEntry, ...] = ()
     releases: tuple[RulesRelease, ...] = ()
-    cites: tuple[tuple[Scalar, str], ...] = ()   # (the id's node, "rule:ID" or "card:ID")
+    # where each cited id is (line, column) and "rule:ID" or "card:ID" (numbers, not nodes: a
+    # rulings file cites ~2,000 cards, and a node pickles at ten times the cost of two ints)
+    cites: tuple[tuple[int, int, str], ...] = ()
     problems: tuple[Problem, ...] = ()
 
 
@@ -271,7 +273,8 @@ def check_file(f: SourceFile, ctx: Context) -> FileContents:
         return FileContents(path, cards=tuple(cards), problems=tuple(found))
     if path.startswith(RULINGS_DIR + "/"):
         rulings, found, cited = rulings_from(f, ctx)
-        return FileContents(path, rulings=tuple(rulings), cites=tuple(cited), problems=tuple(found))
+        return FileContents(path, rulings=tuple(rulings), cites=tuple((node.line, node.column, what) for node, what in cited),
+                            problems=tuple(found))
     if path.startswith(GLOSSARY_DIR + "/"):
         entries, found = glossary_from(f, ctx)
         return FileContents(path, glossary=tuple(entries), problems=tuple(found))
@@ -303,14 +306,14 @@ def assemble(project: Project, contents: Sequence[FileContents]) -> KnowledgeBas
     rulings: list[Ruling] = []
     glossary: list[GlossaryEntry] = []
     releases: list[RulesRelease] = []
-    cites: list[tuple[str, Scalar, str]] = []
+    cites: list[tuple[str, int, int, str]] = []
     for c in contents:
         rules += c.rules
         cards += c.cards
         rulings += c.rulings
         glossary += c.glossary
         releases += c.releases
-        cites += [(c.path, node, what) for node, what in c.cites]
+        cites += [(c.path, line, column, what) for line, column, what in c.cites]
         problems += c.problems
     problems += _cross_file(rules, cards, rulings, cites)
     problems += _releases_cross(rules)
@@ -340,7 +343,7 @@ def _duplicates(items: list[T], key: Callable[[T], str], pos: Callable[[T], Pos]
 
 
 def _cross_file(rules: list[Rule], cards: list[Card], rulings: list[Ruling],
-                cites: list[tuple[str, Scalar, str]]) -> list[Problem]:
+                cites: list[tuple[str, int, int, str]]) -> list[Problem]:
     rule_pos = lambda r: Pos(r.file, r.line)  # noqa: E731 - the id is on the rule's first line
     problems = _duplicates(rules, lambda r: r.id, rule_pos, "rule id", "give each rule its own id")
     seen_numbers: dict[tuple[str, str], Rule] = {}
@@ -360,12 +363,12 @@ def _cross_file(rules: list[Rule], cards: list[Card], rulings: list[Ruling],
             if note.ruling is not None and note.ruling not in ruling_ids:
                 problems.append(Problem(note.pos.file, note.pos.line, 1, f"{note.label}: unknown ruling id '{note.ruling}'",
                                         did_you_mean(note.ruling, ruling_ids) or "name a ruling of rules/rulings/"))
-    for path, node, what in cites:
+    for path, line, column, what in cites:
         kind, ident = what.split(":", 1)
         known = rule_ids if kind == "rule" else card_ids
         if ident not in known:
             hint = did_you_mean(ident, known) or f"add rules/{'comprehensive' if kind == 'rule' else 'cards'}/{ident}.yaml"
-            problems.append(Problem(path, node.line, node.column, f"unknown {kind} id '{ident}'", hint))
+            problems.append(Problem(path, line, column, f"unknown {kind} id '{ident}'", hint))
     return problems
 
 
