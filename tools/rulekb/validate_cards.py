@@ -56,11 +56,13 @@ def _card(r: Reader, ctx: Context, node: Node, what: str) -> Card | None:
     listed = fields.get("printings")
     if listed is not None and (text := r.nonempty(listed, "card printings")) is not None:
         seen: set[tuple[str, str]] = set()
+        have = set(refs)   # (a basic land lists ~600 printings: a list's `in` was quadratic)
         for ref in _refs(r, listed, text, "card printing"):
             if ref in seen:
                 r.error(listed, f"card printing {ref[0]} #{ref[1]} is listed twice", "list each printing (set and number) once")
-            elif ref not in refs:   # the card's own `set` and `collector_number` may be listed too
+            elif ref not in have:   # the card's own `set` and `collector_number` may be listed too
                 refs.append(ref)
+                have.add(ref)
             seen.add(ref)
     printed = _printed(r, ctx, fields.get("printed"), set(refs)) if fields.get("printed") is not None else {}
     if not refs and cid is not None:
