@@ -393,7 +393,7 @@ RULING_LINK = "ruling"   # the key of a rule note that is an official card rulin
 def read_unit(r: Reader, ctx: Context, node: Node, uid: str, kind: UnitKind, label: str) -> Unit | None:
     """A unit: language code -> its variants; a rule note may also say which card ruling it is
     (``ruling: ID``, checked across files)."""
-    m = r.entries(node, f"'{label}'")
+    m = node if type(node) is MapNode else r.entries(node, f"'{label}'")
     if m is None:
         return None
     ruling = None
@@ -409,7 +409,7 @@ def read_unit(r: Reader, ctx: Context, node: Node, uid: str, kind: UnitKind, lab
         lang = sys.intern(key.value)
         if lang not in ctx.languages:
             continue
-        items = r.sequence(value, f"'{label}' {lang}")
+        items = value.items if type(value) is SeqNode else r.sequence(value, f"'{label}' {lang}")
         if not items:
             r.error(value, f"'{label}' {lang} has no text", f"give at least one '- text:' item or remove '{lang}:'")
             continue
@@ -420,7 +420,7 @@ def read_unit(r: Reader, ctx: Context, node: Node, uid: str, kind: UnitKind, lab
             r.error(key, f"'{label}' {lang} has {len(items)} variants and {len(canon)} marked canonical",
                     "mark exactly one variant 'canonical: true'")
             continue
-        variants[lang] = tuple(sorted(found, key=lambda v: not v.canonical))
+        variants[lang] = (found[0],) if len(found) == 1 else tuple(sorted(found, key=lambda v: not v.canonical))
     return Unit(uid, kind, label, MappingProxyType(variants), Pos(r.file, m.line), ruling)
 
 
