@@ -34,6 +34,17 @@ Verdicts = list  # of (language, probability), one per text, in order
 CACHE_FORMAT = "identifier-1"   # the layout of the cached arrays (below); another layout, another file name
 
 
+@functools.cache
+def model_version() -> str:
+    """py3langid's version (its model's), from the installed package's metadata: neither the
+    model nor numpy is loaded. What a kept verdict (`rulekb.check.memo`) was made by."""
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("py3langid")
+    except PackageNotFoundError:
+        return "unknown"
+
+
 def model_cache_file(model: Path) -> Path | None:
     """The model's arrays in the cache, named by py3langid's version, the model file's size and
     the layout (so that another model never reads this one's copy)."""

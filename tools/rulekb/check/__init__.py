@@ -314,7 +314,9 @@ def _run_checks(kb: KnowledgeBase, root: Path, profile: str, langs: Iterable[str
     groups = plan(selected, processes if len(ctx.units) >= PARALLEL_UNITS else 1)
 
     def run_group(group: Sequence[Check]) -> dict[str, list[Finding]]:
-        return {c.code: [stamp(ctx, c, issue) for issue in c.run(ctx) if issue.lang in wanted] for c in group}
+        found = {c.code: [stamp(ctx, c, issue) for issue in c.run(ctx) if issue.lang in wanted] for c in group}
+        ctx.save_memos()   # the per-text results this process made, for the next run (`check.memo`)
+        return found
 
     # groups 1… in processes of their own (each sees the context as it is now), group 0 here
     with parallel.start([lambda group=group: run_group(group) for group in groups[1:]],

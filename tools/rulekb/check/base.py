@@ -17,6 +17,7 @@ from ..models import (SOURCE_LANGUAGE, M_, Finding, KnowledgeBase, Lang, Message
 from ..refs import Reference, find_references
 from ..phraseology import Phraseology
 from ..termbase import Termbase, TermMatch
+from .memo import TextMemo, text_key
 
 __all__ = ["Text", "Issue", "Context", "quote", "M_", "Message", "Lang", "Shared", "TERMS", "REFS", "MODEL", "VERDICTS", "Check",
            "CheckFunction", "Waived"]
@@ -133,6 +134,31 @@ class Context:
         self.selected: frozenset[str] = frozenset()  # the codes of the checks that run
         self.cache: dict[tuple[str, ...], object] = {}  # per-run caches of the family modules
         self._unit_by_id: dict[str, Unit] = {u.id: u for u in self.units}
+        # per-text results kept between runs (`rulekb.check.memo`): by kind, made on first use
+        self._memos: dict[str, TextMemo] = {}
+        self._text_keys: dict[tuple[str, int], bytes] = {}   # (language, id of the variant) -> text_key
+
+    def memo(self, kind: str, *inputs: str) -> TextMemo:
+        """The kept results of `kind` (computed from the text, its language and `inputs`), read
+        from the cache on first use; `save_memos` writes back what the run computed."""
+        found = self._memos.get(kind)
+        if found is None:
+            found = self._memos[kind] = TextMemo(kind, *inputs)
+        return found
+
+    def save_memos(self) -> None:
+        """Keep the per-text results this process computed (`rulekb.check.memo`) for later runs."""
+        for memo in self._memos.values():
+            memo.save()
+
+    def text_key(self, t: Text) -> bytes:
+        """The key of a text's results in a memo: a hash of its language and characters (made once
+        per text; the variants are the knowledge base's, alive for the whole run)."""
+        key = (t.lang, id(t.variant))
+        found = self._text_keys.get(key)
+        if found is None:
+            found = self._text_keys[key] = text_key(t.lang, t.text)
+        return found
 
     def unit(self, unit_id: str) -> Unit | None:
         return self._unit_by_id.get(unit_id)
@@ -187,20 +213,57 @@ class Context:
         return Text(t.unit, SOURCE_LANGUAGE, 0, english, rule, ruling, t.release)
 
     def terms(self, t: Text) -> tuple[TermMatch, ...]:
+        """The termbase's terms in a text (cached; kept between runs by the text's hash, for
+        this termbase: `terms_memo`)."""
         key = (t.unit.id, t.lang, t.index)
         found = self._terms.get(key)
         if found is None:
-            found = self.termbase.find_terms(t.text, t.lang)
+            rows = self._terms_memo().get(self.text_key(t), lambda: self._term_rows(t))
+            if rows:
+                table = self._term_table(t.lang)
+                found = tuple(TermMatch(start, end, concept, table[concept][i]) for start, end, concept, i in rows)
+            else:
+                found = ()
             self._terms[key] = found
         return found
 
+    def _terms_memo(self) -> TextMemo:
+        memo = self._memos.get("terms")
+        if memo is None:
+            # the termbase's concepts decide what is found: their repr is their every field
+            memo = self.memo("terms", repr(self.termbase.concepts))
+        return memo
+
+    def _term_table(self, lang: str) -> dict[str, tuple]:
+        """Concept id -> its terms in `lang` (what a kept match's index points into)."""
+        key = ("term-table", lang)
+        found = self.cache.get(key)
+        if found is None:
+            found = self.cache[key] = {c.id: c.terms.get(lang, ()) for c in self.termbase.concepts}
+        return found  # type: ignore[return-value]
+
+    def _term_rows(self, t: Text) -> tuple[tuple[int, int, str, int], ...]:
+        """The terms of a text as kept: (start, end, concept id, the term's index in the concept's
+        terms of the language)."""
+        table = self._term_table(t.lang)
+        rows = []
+        for m in self.termbase.find_terms(t.text, t.lang):
+            terms = table[m.concept_id]
+            index = next(i for i, term in enumerate(terms) if term is m.term)
+            rows.append((m.start, m.end, m.concept_id, index))
+        return tuple(rows)
+
     def refs(self, t: Text) -> tuple[Reference, ...]:
-        """The rule references of a text (cached: several families read them). A reference
-        holds a section number (three digits): the many texts without one are not parsed."""
+        """The rule references of a text (cached: several families read them; kept between runs
+        by the text's hash). A reference holds a section number (three digits): the many texts
+        without one are not parsed."""
         key = ("refs", t.unit.id, t.lang, str(t.index))
         found = self.cache.get(key)
         if found is None:
-            found = find_references(t.text) if _SECTION_DIGITS.search(t.text) else ()
+            if _SECTION_DIGITS.search(t.text):
+                found = self.memo("refs").get(self.text_key(t), lambda: find_references(t.text))
+            else:
+                found = ()
             self.cache[key] = found
         return found  # type: ignore[return-value]
 

@@ -123,14 +123,32 @@ def established(t: Text) -> bool:
     return t.lang == SOURCE_LANGUAGE and t.variant.status is Status.OFFICIAL
 
 
+def _verdicts_memo(ctx: Context):  # type: ignore[no-untyped-def]
+    """The verdicts kept between runs (`rulekb.check.memo`), for the project's languages and this
+    model (py3langid's version)."""
+    return ctx.memo("language", repr(ctx.languages), langid.model_version())
+
+
 def _judge_all(ctx: Context) -> None:
     """Judge the sentences of every canonical text of the run whose language is not established
-    (`established`) in one batch."""
-    batch = [(t, _candidates(ctx, t)) for t in ctx.texts() if _key(t) not in ctx.cache and not established(t)]
+    (`established`) in one batch; the verdicts of a text judged by an earlier run are kept
+    (`rulekb.check.memo`), and the model does not load when there are none to make."""
+    memo = _verdicts_memo(ctx)
+    batch = []
+    for t in ctx.texts():
+        if _key(t) in ctx.cache or established(t):
+            continue
+        kept = memo.peek(ctx.text_key(t))
+        if kept is not None:
+            ctx.cache[_key(t)] = kept
+        else:
+            batch.append((t, _candidates(ctx, t)))
     texts = [words for _t, candidates in batch for *_span, words in candidates]
     verdicts = iter(langid.classify(ctx.languages, texts))
     for t, candidates in batch:
-        ctx.cache[_key(t)] = _foreign(t, candidates, [next(verdicts) for _ in candidates])
+        found = _foreign(t, candidates, [next(verdicts) for _ in candidates])
+        ctx.cache[_key(t)] = found
+        memo.put(ctx.text_key(t), found)
 
 
 def judged(ctx: Context, t: Text) -> tuple[tuple[int, int, str, float], ...]:
@@ -145,8 +163,10 @@ def judged(ctx: Context, t: Text) -> tuple[tuple[int, int, str, float], ...]:
         _judge_all(ctx)
         found = ctx.cache.get(key)
     if found is None:  # not a canonical text of the run (a variant)
-        candidates = _candidates(ctx, t)
-        found = _foreign(t, candidates, langid.classify(ctx.languages, [words for *_span, words in candidates]))
+        def judge() -> tuple[tuple[int, int, str, float], ...]:
+            candidates = _candidates(ctx, t)
+            return _foreign(t, candidates, langid.classify(ctx.languages, [words for *_span, words in candidates]))
+        found = _verdicts_memo(ctx).get(ctx.text_key(t), judge)
         ctx.cache[key] = found
     return found  # type: ignore[return-value]
 

@@ -1,0 +1,101 @@
+"""Per-text results the checks share, kept between runs (stage: check, load -> validate -> link ->
+check -> render -> report).
+
+Three of a run's shared data (`rulekb.check.base.Shared`) are pure functions of one text: the
+termbase's terms found in it (given the termbase: `Context.terms`), its rule references
+(`Context.refs`) and the language model's verdicts on its sentences (given the project's
+languages: `language.judged`). With all rules, cards and rulings they are ~28,000 texts, and a run
+after an edit of one file asks for the same results of every text but the edited ones. A
+`TextMemo` keeps one kind of them in the per-user cache, keyed by a hash of each text and its
+language: a run computes them only for the texts it has not seen (and the language model, with
+numpy, is not even loaded when every verdict is kept).
+
+The entries live under ``<cache dir>/check-texts/<code version>/``, one per kind and inputs (the
+termbase's concepts, the languages), each a mapping from a text's hash to its result: the code
+version hashes the check package and the modules these results come from, so a change to any of
+them starts a new folder (an old one is removed after a week unused, `cache.FileCache`). A run
+that computed something new writes the entry again with the results of the texts it asked for
+(the texts of former runs that no longer exist are dropped). Delete the folder to clear it; with
+caches off (``RULEKB_CACHE_DIR=``) every result is computed. The findings do not depend on it: a
+kept result is the one the function gives for that text.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import sys
+from pathlib import Path
+from typing import Callable, Generic, TypeVar
+
+from .. import cache as cache_module
+
+T = TypeVar("T")
+
+FOLDER = "check-texts"
+# The modules whose code decides a kept result, besides the check package.
+_INPUT_MODULES = ("models.py", "refs.py", "termbase.py", "langid.py")
+
+
+@functools.cache
+def code_version() -> str:
+    """A hash of the check package's sources and the modules the kept results come from, with
+    Python's version."""
+    package = Path(__file__).resolve().parent
+    paths = sorted(package.glob("*.py")) + [package.parent / name for name in _INPUT_MODULES]
+    return cache_module.code_version(paths, sys.version)
+
+
+def text_key(lang: str, text: str) -> bytes:
+    """The key of a text in a memo: a hash of its language and its characters."""
+    return hashlib.blake2b(f"{lang}\0{text}".encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+class TextMemo(Generic[T]):
+    """The results of one kind (`kind`, computed from `inputs` besides the text) of the texts a run
+    asks for, read from the cache on the first question and written back by `save` when the
+    run computed one it did not hold."""
+
+    def __init__(self, kind: str, *inputs: str) -> None:
+        self.kind = kind
+        self.key = cache_module.FileCache.key(kind, *inputs)
+        self._store: cache_module.FileCache | None = None
+        self._kept: dict[bytes, T] | None = None    # what the cache held (None: not read yet)
+        self.used: dict[bytes, T] = {}              # the results this run asked for
+        self.computed = 0                           # how many of them it had to compute
+
+    def _read(self) -> dict[bytes, T]:
+        if self._kept is None:
+            folder = cache_module.cache_dir()
+            self._store = None if folder is None else cache_module.FileCache(folder / FOLDER, code_version())
+            found = self._store.get(self.key) if self._store is not None else None
+            self._kept = found if isinstance(found, dict) else {}
+        return self._kept
+
+    def peek(self, key: bytes) -> T | None:
+        """The result of the text whose `text_key` is `key`, when the cache (or this run) holds it."""
+        found = self.used.get(key)
+        if found is None:
+            found = self._read().get(key)
+            if found is not None:
+                self.used[key] = found
+        return found
+
+    def put(self, key: bytes, value: T) -> None:
+        """The result of a text, computed by this run."""
+        self.used[key] = value
+        self.computed += 1
+
+    def get(self, key: bytes, make: Callable[[], T]) -> T:
+        """The result of the text whose `text_key` is `key`: kept, else `make()` (and kept)."""
+        found = self.peek(key)
+        if found is None:
+            found = make()
+            self.put(key, found)
+        return found
+
+    def save(self) -> None:
+        """Write the results this run asked for, when it computed any (else the entry holds them)."""
+        if self.computed and self._store is not None:
+            self._store.put(self.key, self.used)
+            self.computed = 0
