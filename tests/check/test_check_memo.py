@@ -109,3 +109,14 @@ def test_another_termbase_is_another_memo(project, counted):
     termbase.write_text(text.replace("status: preferred", "status: admitted", 1), encoding="utf-8")
     _run(project)
     assert set(counted["computed"]) == {"terms"}   # every text searched again; references and verdicts kept
+
+
+def test_two_projects_in_one_cache_keep_their_own_texts(project, counted, tmp_path):
+    other = data_copy(tmp_path / "other")
+    retrace = other / "rules" / "comprehensive" / "retrace.yaml"
+    retrace.write_text(retrace.read_text(encoding="utf-8").replace(GERMAN, GERMAN + " Neu.", 1), encoding="utf-8")
+    _run(project)
+    _run(other)
+    counted["computed"].clear()
+    _run(project)   # the other project's run has not dropped this one's texts
+    assert counted["computed"] == []

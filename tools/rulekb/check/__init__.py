@@ -308,7 +308,7 @@ def _run_checks(kb: KnowledgeBase, root: Path, profile: str, langs: Iterable[str
     termbase = termbase if termbase is not None else load_termbase(root, kb)
     phraseology = phraseology if phraseology is not None else load_phraseology(root)
     waivers = load_waivers(root, kb, tuple(c.code for c in all_checks()))
-    ctx = Context(kb, termbase, phraseology)
+    ctx = Context(kb, termbase, phraseology, root)
     selected = [c for c in all_checks() if c.code in codes and c.family != "waivers"]
     ctx.selected = frozenset(c.code for c in selected)
     groups = plan(selected, processes if len(ctx.units) >= PARALLEL_UNITS else 1)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
 from ..models import (SOURCE_LANGUAGE, M_, Finding, KnowledgeBase, Lang, Message, Rule, Ruling, Severity, Status,
@@ -102,8 +103,10 @@ class Context:
     """The knowledge base, the termbase, the official phraseology and per-text caches shared by
     all checks of one run."""
 
-    def __init__(self, kb: KnowledgeBase, termbase: Termbase, phraseology: Phraseology | None = None):
+    def __init__(self, kb: KnowledgeBase, termbase: Termbase, phraseology: Phraseology | None = None,
+                 root: Path | None = None):
         self.kb = kb
+        self.root = root.resolve() if root is not None else None   # the project: its per-text results are kept
         self.termbase = termbase
         self.phraseology = phraseology if phraseology is not None else Phraseology((), ())
         self.languages: tuple[str, ...] = kb.language_codes
@@ -139,11 +142,12 @@ class Context:
         self._text_keys: dict[tuple[str, int], bytes] = {}   # (language, id of the variant) -> text_key
 
     def memo(self, kind: str, *inputs: str) -> TextMemo:
-        """The kept results of `kind` (computed from the text, its language and `inputs`), read
-        from the cache on first use; `save_memos` writes back what the run computed."""
+        """The kept results of `kind` (computed from the text, its language and `inputs`) of the
+        project, read from the cache on first use; `save_memos` writes back what the run computed.
+        A context made without its project's `root` keeps nothing."""
         found = self._memos.get(kind)
         if found is None:
-            found = self._memos[kind] = TextMemo(kind, *inputs)
+            found = self._memos[kind] = TextMemo(kind, self.root, *inputs)
         return found
 
     def save_memos(self) -> None:

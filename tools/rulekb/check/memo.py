@@ -10,8 +10,8 @@ after an edit of one file asks for the same results of every text but the edited
 language: a run computes them only for the texts it has not seen (and the language model, with
 numpy, is not even loaded when every verdict is kept).
 
-The entries live under ``<cache dir>/check-texts/<code version>/``, one per kind and inputs (the
-termbase's concepts, the languages), each a mapping from a text's hash to its result: the code
+The entries live under ``<cache dir>/check-texts/<code version>/``, one per kind, project folder
+and inputs (the termbase's concepts, the languages), each a mapping from a text's hash to its result: the code
 version hashes the check package and the modules these results come from, so a change to any of
 them starts a new folder (an old one is removed after a week unused, `cache.FileCache`). A run
 that computed something new writes the entry again with the results of the texts it asked for
@@ -56,9 +56,12 @@ class TextMemo(Generic[T]):
     asks for, read from the cache on the first question and written back by `save` when the
     run computed one it did not hold."""
 
-    def __init__(self, kind: str, *inputs: str) -> None:
+    def __init__(self, kind: str, project: Path | None, *inputs: str) -> None:
         self.kind = kind
-        self.key = cache_module.FileCache.key(kind, *inputs)
+        # one entry per project folder: two projects (or worktrees) in one cache do not drop each
+        # other's texts; None: nothing is kept (a context made without its project)
+        self.project = project
+        self.key = cache_module.FileCache.key(kind, str(project), *inputs)
         self._store: cache_module.FileCache | None = None
         self._kept: dict[bytes, T] | None = None    # what the cache held (None: not read yet)
         self.used: dict[bytes, T] = {}              # the results this run asked for
@@ -66,7 +69,7 @@ class TextMemo(Generic[T]):
 
     def _read(self) -> dict[bytes, T]:
         if self._kept is None:
-            folder = cache_module.cache_dir()
+            folder = cache_module.cache_dir() if self.project is not None else None
             self._store = None if folder is None else cache_module.FileCache(folder / FOLDER, code_version())
             found = self._store.get(self.key) if self._store is not None else None
             self._kept = found if isinstance(found, dict) else {}
