@@ -125,6 +125,26 @@ def test_a_command_imports_only_its_own_modules():
                          "mkdocs", "rulekb.validate"}
 
 
+def test_a_cached_check_imports_neither_the_checks_nor_the_html_report(tmp_path):
+    """`rulekb check` with its report cached prints it without importing the check families (their
+    regular expressions) or the HTML report (Jinja2 and the render stage): nothing runs."""
+    from conftest import data_copy
+    project = data_copy(tmp_path / "project")
+    script = ("import sys, io, contextlib; from rulekb.commands import main; "
+              "out = io.StringIO(); ctx = contextlib.redirect_stdout(out); ctx.__enter__(); "
+              f"main(['--root', {str(project)!r}, 'check']); ctx.__exit__(None, None, None); "
+              "print(' '.join(sorted(m for m in sys.modules if m.startswith(('rulekb', 'jinja2')))))")
+    env = {"PYTHONPATH": str(ROOT / "tools"), "RULEKB_CACHE_DIR": str(tmp_path / "cache")}
+    first = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
+    again = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
+    assert first.returncode == again.returncode == 0, first.stderr + again.stderr
+    assert "rulekb.check.terminology" in first.stdout.split()   # the first run runs the checks
+    loaded = set(again.stdout.split())
+    assert "rulekb.check.cache" in loaded
+    assert not loaded & {"rulekb.check.terminology", "rulekb.check.language", "rulekb.check.typography",
+                         "rulekb.report.html", "rulekb.render", "jinja2"}
+
+
 # ---------------------------------------------------------------- outputs that are not plain files (issue 20, 10)
 
 QA_KB = ROOT / "tests" / "data" / "qa" / "kb"

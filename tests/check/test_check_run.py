@@ -303,3 +303,9 @@ def test_a_merge_is_per_text_and_language():
     out = merge_findings([_f("terminology.case", "info", (0, 5)), _f("terminology.case", "info", (0, 5), lang="fr"),
                           _f("terminology.gender", "warning", (0, 5), entry="retrace.b")], order)
     assert len(out) == 3
+
+
+def test_the_profile_names_are_those_of_the_profiles():
+    """The command line lists the profiles by `profile_names`, which imports no check."""
+    from rulekb.check import profile_names, profiles
+    assert profile_names() == tuple(profiles())

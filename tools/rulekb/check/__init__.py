@@ -75,6 +75,11 @@ def check(code: str) -> Check:
     raise KeyError(code)
 
 
+def profile_names() -> tuple[str, ...]:
+    """The names of `profiles()`, without importing the checks (the command line lists them)."""
+    return ("full", "ci") + FAMILIES
+
+
 def profiles() -> Mapping[str, tuple[str, ...]]:
     """Named selections of check codes: full, ci, and one per family."""
     checks = all_checks()

@@ -27,9 +27,11 @@ REPORT_FILES = (("text", "qa.txt"), ("json", "qa.json"), ("junit", "qa.xml"), ("
 
 
 def arguments(p: argparse.ArgumentParser) -> None:
-    from ..check import PROFILE_HELP, profiles
+    # the profiles' names and the formats, not the checks themselves: a run whose report is
+    # cached does not import them
+    from ..check import PROFILE_HELP, profile_names
     from ..report import FORMATS
-    names = ", ".join(f"{name} ({PROFILE_HELP.get(name, 'the ' + name + ' checks')})" for name in profiles())
+    names = ", ".join(f"{name} ({PROFILE_HELP.get(name, 'the ' + name + ' checks')})" for name in profile_names())
     p.add_argument("--lang", action="append", metavar="L",
                    help="report this language only (repeatable; default: every language)")
     p.add_argument("--format", choices=FORMATS, default="text", help="report format (default: text)")
@@ -55,7 +57,6 @@ def _run(args: argparse.Namespace) -> Exit:
     from ..check.cache import RunCache
     from ..check.view import plural, say
     from ..files import make_folder, write_output
-    from ..report import render
     from ..knowledge import load_knowledge_base, read_files
     if args.reports and args.output:
         raise Failure("--reports writes every format itself; give --reports DIR or --output FILE, not both")
@@ -79,6 +80,7 @@ def _run(args: argparse.Namespace) -> Exit:
         `--lang de` alone gives a German report (the catalogs are part of the report's key)."""
         def make() -> str:
             from ..i18n import load_ui
+            from ..report import render
             kb = knowledge()
             spoken = [lang for lang in kb.languages if args.lang and len(set(args.lang)) == 1 and lang.code == args.lang[0]]
             ui = load_ui(root, spoken[0]) if spoken else None
