@@ -334,10 +334,10 @@ class Shared:
 # Costs measured with benchmarks/check_costs.py on the complete data (every rules release, all
 # cards and rulings: where the checks run in two processes); only their ratios matter: they
 # balance the checks over the processes of a run (`plan`).
-TERMS = Shared("the termbase's terms found in every text (Context.terms)", 2505)
-REFS = Shared("the rule references of every text (Context.refs)", 590)
-MODEL = Shared("the language model, loaded (rulekb.langid, numpy's import)", 620)
-VERDICTS = Shared("the language of every sentence the pre-screen leaves (language._judge_all)", 200, (REFS, MODEL))
+TERMS = Shared("the termbase's terms found in every text (Context.terms)", 215)
+REFS = Shared("the rule references of every text (Context.refs)", 90)
+MODEL = Shared("the language model, loaded (rulekb.langid, numpy's import)", 236)
+VERDICTS = Shared("the language of every sentence the pre-screen leaves (language._judge_all)", 47, (REFS, MODEL))
 
 
 @dataclass(frozen=True)

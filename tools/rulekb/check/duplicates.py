@@ -96,6 +96,6 @@ def same_as_english(ctx: Context) -> Iterator[Issue]:
 
 
 CHECKS = (
-    Check("duplicates.near-duplicate", "two units with (nearly) the same text in one language", Severity.WARNING, near_duplicate, cost=50),
+    Check("duplicates.near-duplicate", "two units with (nearly) the same text in one language", Severity.WARNING, near_duplicate, cost=19),
     Check("duplicates.same-as-english", "a translation that is the English text", Severity.ERROR, same_as_english, cost=1),
 )

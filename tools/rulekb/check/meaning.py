@@ -980,16 +980,16 @@ def sentence(ctx: Context) -> Iterator[Issue]:
 
 
 CHECKS = (
-    Check("meaning.number", "a number said in words that differs from the English", Severity.ERROR, number, cost=15),
-    Check("meaning.bound", "'at least' and 'at most' read the other way, or a bound added or lost", Severity.ERROR, bound, cost=8),
-    Check("meaning.negation", "a sentence that negates where the English does not, or the other way round", Severity.ERROR, negation, cost=15),
-    Check("meaning.player", "a player role (opponent, owner, controller …) the English does not name", Severity.ERROR, player, cost=7, needs=(TERMS,)),
-    Check("meaning.zone", "the zones of a sentence changed or swapped against the English", Severity.ERROR, zone, cost=9),
-    Check("meaning.modality", "'may' read as 'must', or 'must' as 'may'", Severity.ERROR, modality, cost=7),
+    Check("meaning.number", "a number said in words that differs from the English", Severity.ERROR, number, cost=3),
+    Check("meaning.bound", "'at least' and 'at most' read the other way, or a bound added or lost", Severity.ERROR, bound, cost=2),
+    Check("meaning.negation", "a sentence that negates where the English does not, or the other way round", Severity.ERROR, negation, cost=3),
+    Check("meaning.player", "a player role (opponent, owner, controller …) the English does not name", Severity.ERROR, player, cost=2, needs=(TERMS,)),
+    Check("meaning.zone", "the zones of a sentence changed or swapped against the English", Severity.ERROR, zone, cost=2),
+    Check("meaning.modality", "'may' read as 'must', or 'must' as 'may'", Severity.ERROR, modality, cost=1),
     Check("meaning.qualifier", "a qualifier of the English (until end of turn, instead, another, target, only, one or "
-          "more, an opponent) left out, or one added", Severity.ERROR, qualifier, cost=16),
+          "more, an opponent) left out, or one added", Severity.ERROR, qualifier, cost=3),
     Check("meaning.opposite", "one of two opposites said for the other (tapped/untapped, top/bottom, attacking/"
-          "blocking, gain/lose …)", Severity.ERROR, opposite, cost=22),
-    Check("meaning.colour", "a colour the English sentence does not name", Severity.ERROR, colour, cost=7),
-    Check("meaning.sentences", "fewer sentences than the English: one may be missing", Severity.WARNING, sentence, cost=2),
+          "blocking, gain/lose …)", Severity.ERROR, opposite, cost=4),
+    Check("meaning.colour", "a colour the English sentence does not name", Severity.ERROR, colour, cost=2),
+    Check("meaning.sentences", "fewer sentences than the English: one may be missing", Severity.WARNING, sentence, cost=1),
 )

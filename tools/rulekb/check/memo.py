@@ -12,7 +12,7 @@ numpy, is not even loaded when every verdict is kept).
 
 The entries live under ``<cache dir>/check-texts/<code version>/``, one per kind, project folder
 and inputs (the termbase's concepts, the languages), each a mapping from a text's hash to its result: the code
-version hashes the check package and the modules these results come from, so a change to any of
+version hashes the modules these results come from (`_INPUT_MODULES`), so a change to any of
 them starts a new folder (an old one is removed after a week unused, `cache.FileCache`). A run
 that computed something new writes the entry again with the results of the texts it asked for
 (the texts of former runs that no longer exist are dropped). Delete the folder to clear it; with
@@ -33,17 +33,18 @@ from .. import cache as cache_module
 T = TypeVar("T")
 
 FOLDER = "check-texts"
-# The modules whose code decides a kept result, besides the check package.
-_INPUT_MODULES = ("models.py", "refs.py", "termbase.py", "langid.py")
+# The modules whose code makes a kept result: the check context's terms and references
+# (check/base.py), the language check's sentences, pre-screen and verdicts (check/language.py),
+# this module, and what they call. A change to another check does not discard the kept results.
+_INPUT_MODULES = ("check/base.py", "check/language.py", "check/memo.py", "models.py", "refs.py", "termbase.py",
+                  "langid.py")
 
 
 @functools.cache
 def code_version() -> str:
-    """A hash of the check package's sources and the modules the kept results come from, with
-    Python's version."""
-    package = Path(__file__).resolve().parent
-    paths = sorted(package.glob("*.py")) + [package.parent / name for name in _INPUT_MODULES]
-    return cache_module.code_version(paths, sys.version)
+    """A hash of the modules the kept results come from, with Python's version."""
+    top = Path(__file__).resolve().parent.parent
+    return cache_module.code_version([top / name for name in _INPUT_MODULES], sys.version)
 
 
 def text_key(lang: str, text: str) -> bytes:

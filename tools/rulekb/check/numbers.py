@@ -65,5 +65,5 @@ def mismatch(ctx: Context) -> Iterator[Issue]:
 
 
 CHECKS = (
-    Check("numbers.mismatch", "numbers, variables, symbols or +1/+1 values differ from the English", Severity.ERROR, mismatch, cost=10),
+    Check("numbers.mismatch", "numbers, variables, symbols or +1/+1 values differ from the English", Severity.ERROR, mismatch, cost=4),
 )

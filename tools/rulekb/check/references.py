@@ -160,6 +160,6 @@ def unknown_subrule(ctx: Context) -> Iterator[Issue]:
 
 CHECKS = (
     Check("references.mismatch", "a translation cites other rules than its English", Severity.ERROR, mismatch, cost=1, needs=(REFS,)),
-    Check("references.other-release", "a rule cited by its number of another rules release", Severity.WARNING, other_release, cost=170, needs=(REFS,)),
-    Check("references.unknown-subrule", "a cited subrule that the rule of that release does not have", Severity.WARNING, unknown_subrule, cost=145, needs=(REFS,)),
+    Check("references.other-release", "a rule cited by its number of another rules release", Severity.WARNING, other_release, cost=49, needs=(REFS,)),
+    Check("references.unknown-subrule", "a cited subrule that the rule of that release does not have", Severity.WARNING, unknown_subrule, cost=48, needs=(REFS,)),
 )

@@ -153,6 +153,6 @@ def untracked(ctx: Context) -> Iterator[Issue]:
 
 CHECKS = (
     Check("staleness.stale", "a translation was made from an English that has changed since (graded by the change)",
-          Severity.ERROR, stale, cost=15),
-    Check("staleness.untracked", "a translation does not record the English it was made from", Severity.WARNING, untracked, cost=3),
+          Severity.ERROR, stale, cost=4),
+    Check("staleness.untracked", "a translation does not record the English it was made from", Severity.WARNING, untracked, cost=2),
 )

@@ -146,8 +146,8 @@ def length(ctx: Context) -> Iterator[Issue]:
 
 
 CHECKS = (
-    Check("structure.extra-unit", "a text exists in a language but not in English", Severity.WARNING, extra_unit, cost=80),
-    Check("structure.negation", "the English has a negation the translation lacks", Severity.ERROR, negation, cost=9),
+    Check("structure.extra-unit", "a text exists in a language but not in English", Severity.WARNING, extra_unit, cost=32),
+    Check("structure.negation", "the English has a negation the translation lacks", Severity.ERROR, negation, cost=2),
     Check("structure.quotations", "a different number of quoted passages than the English", Severity.WARNING, quotations, cost=1),
     Check("structure.parentheses", "a different number of parenthesised passages than the English", Severity.WARNING, parentheses, cost=1),
     Check("structure.length", "a translation far longer or shorter than the English", Severity.WARNING, length, cost=1),
