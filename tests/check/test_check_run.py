@@ -218,8 +218,8 @@ def test_several_processes_find_what_one_process_finds(kb, monkeypatch, tmp_path
     pids = tmp_path   # each process that runs a check leaves a file named by its pid
     real_plan = check.plan
 
-    def spy(checks, groups):
-        planned = real_plan(checks, groups)
+    def spy(checks, groups, *share):
+        planned = real_plan(checks, groups, *share)
         assert groups == 3
         return [tuple(_noting_pid(c, pids) for c in g) for g in planned]
     monkeypatch.setattr(check, "PARALLEL_UNITS", 0)

@@ -10,8 +10,10 @@ change), applies the waivers of ``translations/qa-waivers.yaml``, merges the fin
 of one text into one (`merge_findings`: one defect, one finding) and computes the coverage (the
 backlog as figures). Named profiles select checks: ``full`` (all), ``ci`` (errors and warnings), and one per
 family. Adding a check is one function in its family module plus one `Check` line in that
-module's `CHECKS`, with its cost (benchmarks/check_costs.py measures it) and the shared data it
-reads; adding a language is one entry in ``translations/languages.yaml`` (and, for
+module's `CHECKS`, with its cost (benchmarks/check_costs.py measures it), the shared data it
+reads and, when it looks at one unit at a time, ``by_file=True`` (its findings are then kept per
+data file between runs, `check.byfile`; tests/check/test_check_byfile.py holds it to that);
+adding a language is one entry in ``translations/languages.yaml`` (and, for
 locale rules such as quotation marks, one entry in the family's locale table).
 
 Every check is a pure function of its `Context` (the knowledge base, the termbase, the selected
@@ -30,7 +32,7 @@ from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
 from ..diagnostics import DataError, Problem, did_you_mean
-from ..knowledge import collection_paused
+from ..knowledge import ProjectFiles, collection_paused
 from ..models import SOURCE_LANGUAGE, M_, Finding, KnowledgeBase, Message, Severity, Status
 from ..phraseology import Phraseology, load_phraseology
 from ..termbase import Termbase, load_termbase
@@ -138,20 +140,21 @@ PARALLEL_UNITS = 2000
 COVERAGE_COST = 134   # milliseconds of the coverage matrix on the complete data (made with group 0)
 
 
-def plan(checks: Sequence[Check], groups: int) -> list[tuple[Check, ...]]:
+def plan(checks: Sequence[Check], groups: int, share: float = 1.0) -> list[tuple[Check, ...]]:
     """The checks in `groups` groups of about equal cost. Checks that read the same shared data
     (`Check.needs`, and what that is made from) are one bundle, which runs in one group: its
     data is made once (with all cards and rulings, the termbase's terms of every text cost as
     much as the eight checks that read them, which a check-by-check split made in both groups).
     The costliest bundle first, each goes into the group where the run ends soonest with it;
     group 0 also makes the coverage matrix. Within a group, the checks keep the order of
-    `checks`."""
+    `checks`. `share`: the part of the data files the by-file checks run on (the rest kept,
+    `check.byfile`), which their costs are weighed by."""
     loads = [float(COVERAGE_COST)] + [0.0] * (max(1, groups) - 1)
     members: list[list[Check]] = [[] for _ in loads]
     order = {c.code: i for i, c in enumerate(checks)}
-    for bundle, data in sorted(_bundles(checks), key=lambda b: (-_cost(*b), order[b[0][0].code])):
-        g = min(range(len(loads)), key=lambda g: (loads[g] + _cost(bundle, data), g))
-        loads[g] += _cost(bundle, data)
+    for bundle, data in sorted(_bundles(checks), key=lambda b: (-_cost(*b, share), order[b[0][0].code])):
+        g = min(range(len(loads)), key=lambda g: (loads[g] + _cost(bundle, data, share), g))
+        loads[g] += _cost(bundle, data, share)
         members[g].extend(bundle)
     return [tuple(sorted(m, key=lambda c: order[c.code])) for m in members]
 
@@ -169,8 +172,8 @@ def _bundles(checks: Sequence[Check]) -> list[tuple[list[Check], frozenset[Share
     return [(sorted(members, key=lambda c: order[c.code]), data) for members, data in bundles]
 
 
-def _cost(bundle: Sequence[Check], data: frozenset[Shared]) -> float:
-    return sum(c.cost for c in bundle) + sum(s.cost for s in data)
+def _cost(bundle: Sequence[Check], data: frozenset[Shared], share: float = 1.0) -> float:
+    return sum(c.cost * (share if c.by_file else 1.0) for c in bundle) + sum(s.cost for s in data)
 
 
 _SEVERITY_ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
@@ -284,7 +287,7 @@ def _merged(cluster: list[Finding], order: Mapping[str, int]) -> Finding:
 
 def run_checks(kb: KnowledgeBase, root: Path, *, profile: str = "full", langs: Iterable[str] | None = None,
                termbase: Termbase | None = None, phraseology: Phraseology | None = None,
-               processes: int = 2) -> CheckResult:
+               processes: int = 2, files: ProjectFiles | None = None) -> CheckResult:
     """Run the checks of `profile` over the knowledge base of the project at `root` (its
     termbase, phraseology and waivers are read from ``translations/``), report the findings of `langs`
     (default: every language). A large knowledge base is checked in `processes` processes, the
@@ -293,13 +296,16 @@ def run_checks(kb: KnowledgeBase, root: Path, *, profile: str = "full", langs: I
     ran. Raises DataError when the termbase, the phraseology or the waivers do not load. The
     garbage collector is paused meanwhile (`knowledge.collection_paused`: the run makes ~100,000
     objects per language beside the knowledge base's, and each of its full collections would
-    walk them all)."""
+    walk them all). `files`: the project's files as the knowledge base was loaded from
+    (`knowledge.read_files`); with them, the findings of the by-file checks are kept per data
+    file between runs, and only the changed files are checked by them (`check.byfile`)."""
     with collection_paused():
-        return _run_checks(kb, root, profile, langs, termbase, phraseology, processes)
+        return _run_checks(kb, root, profile, langs, termbase, phraseology, processes, files)
 
 
 def _run_checks(kb: KnowledgeBase, root: Path, profile: str, langs: Iterable[str] | None, termbase: Termbase | None,
-                phraseology: Phraseology | None, processes: int) -> CheckResult:
+                phraseology: Phraseology | None, processes: int, files: ProjectFiles | None) -> CheckResult:
+    from .byfile import ByFile
     from .coverage import compute_coverage
     from .waivers import apply_waivers, load_waivers
 
@@ -316,10 +322,17 @@ def _run_checks(kb: KnowledgeBase, root: Path, profile: str, langs: Iterable[str
     ctx = Context(kb, termbase, phraseology, root)
     selected = [c for c in all_checks() if c.code in codes and c.family != "waivers"]
     ctx.selected = frozenset(c.code for c in selected)
-    groups = plan(selected, processes if len(ctx.units) >= PARALLEL_UNITS else 1)
+    # the by-file checks on the files that changed since their findings were kept (all: on ctx)
+    kept = ByFile(files, kb, [c.code for c in selected if c.by_file], ctx.selected)
+    part = ctx.part(kept.changed) if kept.kept else ctx
+    share = len(kept.changed) / len(kept.files) if kept.kept and kept.files else 1.0
+    groups = plan(selected, processes if len(ctx.units) >= PARALLEL_UNITS else 1, share)
 
     def run_group(group: Sequence[Check]) -> dict[str, list[Finding]]:
-        found = {c.code: [stamp(ctx, c, issue) for issue in c.run(ctx) if issue.lang in wanted] for c in group}
+        found = {}
+        for c in group:   # a by-file check's findings in every language: they are kept so
+            on = part if c.by_file else ctx
+            found[c.code] = [stamp(on, c, issue) for issue in c.run(on) if c.by_file or issue.lang in wanted]
         ctx.save_memos()   # the per-text results this process made, for the next run (`check.memo`)
         return found
 
@@ -330,6 +343,9 @@ def _run_checks(kb: KnowledgeBase, root: Path, profile: str, langs: Iterable[str
         by_code = run_group(groups[0])
         for found_there in others.results():
             by_code.update(found_there)
+    kept.keep({code: by_code[code] for code in kept.codes})
+    for code in kept.codes:
+        by_code[code] = [f for f in kept.findings(code, by_code[code]) if f.lang in wanted]
     found = [finding for c in selected for finding in by_code[c.code]]
     kept, waived, unmatched = apply_waivers(found, waivers, codes, wanted)
     if "waivers.unmatched" in codes:

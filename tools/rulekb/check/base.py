@@ -8,6 +8,7 @@ the families to build the registry: the imports run one way, with no cycle throu
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -140,6 +141,18 @@ class Context:
         # per-text results kept between runs (`rulekb.check.memo`): by kind, made on first use
         self._memos: dict[str, TextMemo] = {}
         self._text_keys: dict[tuple[str, int], bytes] = {}   # (language, id of the variant) -> text_key
+
+    def part(self, files: frozenset[str]) -> "Context":
+        """A context over the rules and rulings that the data files `files` hold, sharing this
+        one's termbase, phraseology, selected checks and kept per-text results: the by-file checks
+        run on it for the files that changed (`rulekb.check.byfile`)."""
+        kb = dataclasses.replace(self.kb, rules=tuple(r for r in self.kb.rules if r.file in files),
+                                 rulings=tuple(r for r in self.kb.rulings if r.unit.pos.file in files))
+        part = Context(kb, self.termbase, self.phraseology, self.root)
+        part.selected = self.selected
+        part._memos = self._memos
+        part._text_keys = self._text_keys
+        return part
 
     def memo(self, kind: str, *inputs: str) -> TextMemo:
         """The kept results of `kind` (computed from the text, its language and `inputs`) of the
@@ -350,6 +363,10 @@ class Check:
     run: CheckFunction
     cost: float = 1.0                  # milliseconds on the whole rules, the shared data made (see TERMS)
     needs: tuple[Shared, ...] = ()     # the shared data it reads
+    # True: what it finds in a text depends only on the data file that holds the text's rule or ruling
+    # and on the files that hold none (termbase, languages, sources, releases, cards): it reads no
+    # other unit, rule or ruling. Its findings are kept per file between runs (`rulekb.check.byfile`).
+    by_file: bool = False
 
     @property
     def family(self) -> str:

@@ -186,5 +186,5 @@ def wrong_language(ctx: Context) -> Iterator[Issue]:
 
 
 CHECKS = (
-    Check("language.wrong-language", "a sentence in another language than its text", Severity.ERROR, wrong_language, cost=21, needs=(VERDICTS,)),
+    Check("language.wrong-language", "a sentence in another language than its text", Severity.ERROR, wrong_language, cost=21, needs=(VERDICTS,), by_file=True),
 )

@@ -139,5 +139,5 @@ def english_variant(ctx: Context) -> Iterator[Issue]:
 CHECKS = (
     Check("sources.disagree", "two texts of one unit in one language disagree", Severity.WARNING, disagree, cost=1),
     Check("sources.english-variant", "English texts of one release, or a copy of the official text, that differ",
-          Severity.WARNING, english_variant, cost=73),
+          Severity.WARNING, english_variant, cost=73, by_file=True),
 )

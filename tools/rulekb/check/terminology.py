@@ -552,11 +552,11 @@ def zone(ctx: Context) -> Iterator[Issue]:
 CHECKS = (
     Check("terminology.zone", "a translation names a zone its English does not (a change of meaning)", Severity.ERROR, zone, cost=1, needs=(TERMS,)),
     Check("terminology.missing-term", "the translation lacks the term of a concept the English uses", Severity.WARNING, missing_term, cost=2, needs=(TERMS,)),
-    Check("terminology.deprecated", "a deprecated term (old rules wording, replaced term)", Severity.WARNING, deprecated, cost=82, needs=(TERMS,)),
-    Check("terminology.forbidden", "a forbidden term", Severity.ERROR, forbidden, cost=66, needs=(TERMS,)),
-    Check("terminology.old-wording", "English wording of its rules release, outdated today", Severity.INFO, old_wording, cost=72, needs=(TERMS,)),
+    Check("terminology.deprecated", "a deprecated term (old rules wording, replaced term)", Severity.WARNING, deprecated, cost=82, needs=(TERMS,), by_file=True),
+    Check("terminology.forbidden", "a forbidden term", Severity.ERROR, forbidden, cost=66, needs=(TERMS,), by_file=True),
+    Check("terminology.old-wording", "English wording of its rules release, outdated today", Severity.INFO, old_wording, cost=72, needs=(TERMS,), by_file=True),
     Check("terminology.untranslated", "a keyword or game term left in English (or in another language's form)", Severity.WARNING, untranslated, cost=1, needs=(VERDICTS,)),
     Check("terminology.inconsistent", "one concept rendered by different terms within one language", Severity.WARNING, inconsistent, cost=87, needs=(TERMS,)),
     Check("terminology.gender", "an article that does not agree with the term's gender", Severity.WARNING, gender, cost=1, needs=(TERMS,)),
-    Check("terminology.case", "a term capitalised against its language's rule (style)", Severity.INFO, case, cost=137, needs=(TERMS,)),
+    Check("terminology.case", "a term capitalised against its language's rule (style)", Severity.INFO, case, cost=137, needs=(TERMS,), by_file=True),
 )

@@ -214,12 +214,12 @@ def mixed_apostrophes(ctx: Context) -> Iterator[Issue]:
 
 
 CHECKS = (
-    Check("typography.quotes", "quotation marks of another locale", Severity.INFO, quotes, cost=61),
-    Check("typography.quote-spacing", "French « » without no-break spaces inside", Severity.INFO, quote_spacing, cost=1),
-    Check("typography.punctuation-spacing", "wrong spacing before punctuation for the locale", Severity.INFO, punctuation_spacing, cost=68),
-    Check("typography.nbsp", "an ordinary space where French wants a no-break one", Severity.INFO, nbsp, cost=1),
-    Check("typography.range-dash", "a rule range written with a hyphen instead of an en dash", Severity.INFO, range_dash, cost=34, needs=(REFS,)),
-    Check("typography.double-space", "several spaces in a row", Severity.INFO, double_space, cost=33),
-    Check("typography.lowercase-start", "a text that starts with a lowercase letter", Severity.INFO, lowercase_start, cost=38),
-    Check("typography.mixed-apostrophes", "’ and ' mixed in one text", Severity.INFO, mixed_apostrophes, cost=23),
+    Check("typography.quotes", "quotation marks of another locale", Severity.INFO, quotes, cost=61, by_file=True),
+    Check("typography.quote-spacing", "French « » without no-break spaces inside", Severity.INFO, quote_spacing, cost=1, by_file=True),
+    Check("typography.punctuation-spacing", "wrong spacing before punctuation for the locale", Severity.INFO, punctuation_spacing, cost=68, by_file=True),
+    Check("typography.nbsp", "an ordinary space where French wants a no-break one", Severity.INFO, nbsp, cost=1, by_file=True),
+    Check("typography.range-dash", "a rule range written with a hyphen instead of an en dash", Severity.INFO, range_dash, cost=34, needs=(REFS,), by_file=True),
+    Check("typography.double-space", "several spaces in a row", Severity.INFO, double_space, cost=33, by_file=True),
+    Check("typography.lowercase-start", "a text that starts with a lowercase letter", Severity.INFO, lowercase_start, cost=38, by_file=True),
+    Check("typography.mixed-apostrophes", "’ and ' mixed in one text", Severity.INFO, mixed_apostrophes, cost=23, by_file=True),
 )

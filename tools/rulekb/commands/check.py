@@ -73,7 +73,7 @@ def _run(args: argparse.Namespace) -> Exit:
     # on the whole rules the checks run in two processes (`run_checks`, `rulekb.parallel`), the
     # language model loading in the one that runs the language checks; nothing changed since
     # the last run (same YAML, profile, languages, code): its result and reports
-    result = cache.result(lambda: run_checks(knowledge(), root, profile=args.profile, langs=args.lang))
+    result = cache.result(lambda: run_checks(knowledge(), root, profile=args.profile, langs=args.lang, files=files))
 
     def report(fmt: str) -> str:
         """The report in `fmt`, rendered (when the cache has none) in the language it is about:

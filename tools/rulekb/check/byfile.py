@@ -1,0 +1,109 @@
+"""The findings of the by-file checks, kept per data file between runs (stage: check, load -> validate
+-> link -> check -> render -> report).
+
+Most of a run's work is checks that look at one text at a time (typography, the terms of a text, its
+language): what such a check finds in a text depends on the unit that holds it and its rule or
+ruling, which one data file holds, and on the project's files that hold no rule or ruling (the
+termbase, the phraseology, the languages, sources and releases, the cards). A check registered with
+``by_file=True`` promises that much (`Check.by_file`); `ByFile` keeps its findings per data file,
+keyed by that file's path and SHA-256 (`knowledge.read_files` took them), the SHA-256 of every file
+that holds no rule or ruling, the selected checks and the code's version (`code_version`). A run after an edit of one file runs these checks on the rules and
+rulings of the changed files alone (`Context.part`) and takes the rest as kept; the checks that
+compare texts across files (duplicates, inconsistent terms, references, coverage) run on everything,
+as before. The findings are those of a run that keeps nothing (tests/check/test_check_byfile.py
+compares them on every by-file check).
+
+The entries live under ``<cache dir>/check-files/<code version>/``, one per data file state (a
+mapping from check code to the findings of that file's units, in the order the check gave them);
+with caches off (``RULEKB_CACHE_DIR=``) or without the files' digests nothing is kept. Delete the
+folder to clear it.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from pathlib import Path
+from typing import Iterable, Mapping, Sequence
+
+from .. import cache as cache_module
+from .. import langid
+from ..knowledge import ProjectFiles
+from ..models import Finding, KnowledgeBase
+
+FOLDER = "check-files"
+# The modules whose code decides a kept finding, besides the check package: what makes the knowledge
+# base of a file, and what the checks read.
+_INPUT_MODULES = ("models.py", "refs.py", "termbase.py", "phraseology.py", "langid.py", "schema.py", "validate.py",
+                  "validate_cards.py", "link.py", "load.py", "layout.py", "knowledge.py", "releaseranges.py",
+                  "diagnostics.py")
+
+
+@functools.cache
+def code_version() -> str:
+    """A hash of the check package's sources and the modules a finding comes from, with Python's
+    version and the language model's (py3langid's)."""
+    package = Path(__file__).resolve().parent
+    paths = sorted(package.glob("*.py")) + [package.parent / name for name in _INPUT_MODULES]
+    return cache_module.code_version(paths, sys.version, langid.model_version())
+
+
+def unit_files(kb: KnowledgeBase) -> dict[str, str]:
+    """Unit id -> the data file that holds its rule or ruling (a rule's file, a ruling's file)."""
+    out = {unit.id: rule.file for rule in kb.rules for unit in rule.units}
+    out.update((ruling.unit.id, ruling.unit.pos.file) for ruling in kb.rulings)
+    return out
+
+
+class ByFile:
+    """The kept findings of the by-file checks `codes` for the data files of one run."""
+
+    def __init__(self, files: ProjectFiles | None, kb: KnowledgeBase, codes: Sequence[str], selected: Iterable[str]):
+        self.codes = tuple(codes)
+        self.owner_file = unit_files(kb)
+        holding = sorted(set(self.owner_file.values()))
+        folder = cache_module.cache_dir()
+        usable = (folder is not None and files is not None and not files.problems and bool(self.codes)
+                  and all(rel in files.digests for rel in holding))
+        self.store: cache_module.FileCache | None = None
+        self.keys: dict[str, str] = {}
+        self.kept: dict[str, Mapping[str, list[Finding]]] = {}
+        if usable:
+            assert files is not None and folder is not None
+            held = set(holding)
+            others = [part for rel, digest in sorted(files.digests.items()) if rel not in held for part in (rel, digest)]
+            shared = cache_module.FileCache.key(*others, "selected", *sorted(selected), "codes", *self.codes)
+            self.store = cache_module.FileCache(folder / FOLDER, code_version())
+            for rel in holding:
+                self.keys[rel] = cache_module.FileCache.key(shared, rel, files.digests[rel])
+                found = self.store.get(self.keys[rel])
+                if isinstance(found, dict) and all(code in found for code in self.codes):
+                    self.kept[rel] = found
+        self.files = holding
+        self.changed = frozenset(rel for rel in holding if rel not in self.kept)
+
+    def findings(self, code: str, fresh: Sequence[Finding]) -> list[Finding]:
+        """The findings of check `code`: the kept ones of the unchanged files and `fresh`, those of
+        the changed files, file by file in path order (each file's in the check's order)."""
+        if not self.kept:
+            return list(fresh)
+        by_file: dict[str, list[Finding]] = {}
+        for f in fresh:
+            by_file.setdefault(self.owner_file.get(f.entry, ""), []).append(f)
+        out: list[Finding] = []
+        for rel in self.files:
+            out += self.kept[rel][code] if rel in self.kept else by_file.pop(rel, [])
+        return out + [f for rest in by_file.values() for f in rest]   # (none: a by-file check reports on units)
+
+    def keep(self, fresh: Mapping[str, Sequence[Finding]]) -> None:
+        """Keep the findings of the changed files (`fresh`: check code -> its findings on them)."""
+        if self.store is None:
+            return
+        by_file: dict[str, dict[str, list[Finding]]] = {rel: {code: [] for code in self.codes} for rel in self.changed}
+        for code in self.codes:
+            for f in fresh[code]:
+                rel = self.owner_file.get(f.entry)
+                if rel in by_file:
+                    by_file[rel][code].append(f)
+        for rel, found in by_file.items():
+            self.store.put(self.keys[rel], found)
