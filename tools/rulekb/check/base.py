@@ -262,13 +262,13 @@ class Context:
     def _term_rows(self, t: Text) -> tuple[tuple[int, int, str, int], ...]:
         """The terms of a text as kept: (start, end, concept id, the term's index in the concept's
         terms of the language)."""
-        table = self._term_table(t.lang)
-        rows = []
-        for m in self.termbase.find_terms(t.text, t.lang):
-            terms = table[m.concept_id]
-            index = next(i for i, term in enumerate(terms) if term is m.term)
-            rows.append((m.start, m.end, m.concept_id, index))
-        return tuple(rows)
+        key = ("term-index", t.lang)
+        index = self.cache.get(key)
+        if index is None:   # id of a term -> its place in its concept's terms of the language
+            index = self.cache[key] = {id(term): i for terms in self._term_table(t.lang).values()
+                                       for i, term in enumerate(terms)}
+        return tuple((m.start, m.end, m.concept_id, index[id(m.term)])  # type: ignore[index]
+                     for m in self.termbase.find_terms(t.text, t.lang))
 
     def refs(self, t: Text) -> tuple[Reference, ...]:
         """The rule references of a text (cached: several families read them; kept between runs
