@@ -37,8 +37,9 @@ releases, and the cards and rulings when they are committed), the same on the pr
   re-import cr     the same releases again into a copy of the committed data, where
                    nothing changes (each file imported already: skipped)       target <= 10 s
   validate, check  cold and warm, as above                   check target <= 3 s cold, <= 1 s warm
-  check again      the check cache emptied, the knowledge cache holding every file: the checks
-                   all run again, as after a translator edits one file        target <= 3 s
+  check again      the run results emptied (checks/), the knowledge cache holding every file
+                   and the per-text and per-file check caches every text and file: the checks
+                   run again, as after a translator edits one file            target <= 3 s
   build (cold)     rulekb build, all languages                target <= 120 s (<= 180 s with the
                    rulings), site into build/bench/complete/
   build (again)    nothing changed                            target <= 5 s
@@ -104,12 +105,16 @@ def clear_knowledge_cache() -> None:
         shutil.rmtree(folder / "knowledge", ignore_errors=True)
 
 
-def clear_check_cache() -> None:
-    """Empty the check-result cache (README, "Caches"), for a cold check or build."""
+def clear_check_cache(kept: bool = False) -> None:
+    """Empty the check caches (README, "Caches"), for a cold check or build: the results of whole runs
+    (checks/), the per-text results (check-texts/) and the per-file findings (check-files/). With
+    `kept`, the run results only: what a run after an edit finds (the per-text and per-file caches
+    hold every unchanged text and file)."""
     from rulekb.cache import cache_dir
     folder = cache_dir()
     if folder is not None:
-        shutil.rmtree(folder / "checks", ignore_errors=True)
+        for name in ("checks",) if kept else ("checks", "check-texts", "check-files"):
+            shutil.rmtree(folder / name, ignore_errors=True)
 
 
 def commands() -> set[str]:
@@ -351,11 +356,12 @@ def main(argv: list[str] | None = None) -> int:
         seconds, code, out = rulekb("check", "--format", "json", "--output", str(WORK / "check-complete.json"))
         record("complete: check (warm)", seconds, "s", 1.0, f"exit code {code}")
         # a translator's run after editing a file: that file parsed again, the others from the
-        # knowledge cache, every check run again (the check results are keyed by all the files)
-        clear_check_cache()
+        # knowledge cache; the run's result is keyed by all the files, so the checks run again, on
+        # the kept per-text results and per-file findings of the unchanged texts and files
+        clear_check_cache(kept=True)
         seconds, code, out = rulekb("check", "--format", "json", "--output", str(WORK / "check-complete.json"))
         record("complete: check (checks again)", seconds, "s", 3.0,
-               f"exit code {code}; the check cache emptied, every file in the knowledge cache (as after an edit)")
+               f"exit code {code}; the run results emptied, every file in the knowledge cache, every text and file in the check caches (as after an edit)")
         if not args.skip_build and "build" in available:
             clear_check_cache()
             # all rulings committed (27 files of an initial, 9 MB; not the seed's one file): 180 s
