@@ -28,6 +28,9 @@ def found(lang: str, text: str) -> list[tuple[str, str, str, str]]:
     ("fr", "renvoyez-la depuis votre cimetière dans votre main",
      [("zone", "votre cimetière", "depuis", "depuis votre cimetière"), ("zone", "votre main", "dans", "dans votre main")]),
     ("fr", "arrive en jeu", [("zone", "∅ jeu", "en", "en jeu")]),
+    ("fr", "cela reste une mise en jeu de terrain", []),        # a land play (a noun of its own), not the zone
+    ("fr", "les règles de mise en jeu", []),
+    ("fr", "les forêts mises en jeu de cette manière", [("zone", "∅ jeu", "en", "en jeu")]),  # the participle: the zone
     ("fr", "mettez-la au cimetière", [("zone", "le cimetière", "à", "au cimetière")]),       # fused: à + le
     ("fr", "exilez-la de l’exil ou d'un cimetière",
      [("zone", "l' exil", "de", "de l’exil"), ("zone", "un cimetière", "de", "d'un cimetière")]),

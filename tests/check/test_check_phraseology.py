@@ -88,6 +88,11 @@ RETIRED = [
     ("de", "Wenn ein Spieler einen Zauberspruch wirkt, …", None),
     ("de", "Wenn die Kreatur ins Spiel kommt, …", None),                   # German cards still say "ins Spiel"
     ("fr", "Le terrain que vous jouez arrive sur le champ de bataille.", None),  # "jouer" stays for lands
+    # "une mise en jeu (de terrain)" is today's French for a land play, not the retired "en jeu" (in play)
+    ("fr", "Cela ne compte pas comme une mise en jeu de terrain.", None),
+    ("fr", "Le sort suit les règles normales de mise en jeu de son type de carte.", None),
+    ("fr", "Les forêts mises en jeu de cette manière arrivent engagées.", "'en jeu'"),
+    ("de", "Das zählt nicht als das Spielen eines Landes.", None),
     ("de", "Jede Kreatur, die du beherrschst, erhält +1/+1.", None),        # retired verb, not pronoun: the termbase's
     ("en", "When this creature comes into play, draw a card.", None),
 ]

@@ -97,6 +97,9 @@ class Grammar:
     subjects: tuple[str, ...] = ()              # subjects of a relative clause ("du", "ein Gegner"; "vous")
     relative_classes: tuple[tuple[str, ...], ...] = ()   # pronouns that compete ("die"/"welche")
     finite_endings: tuple[str, ...] = ()        # how the verb of a relative clause ends ("kontrollierst", "contrôlez")
+    # nouns of a meaning of their own that hold a zone phrase: the French "une mise en jeu (de
+    # terrain)" is a land play, current wording, not the retired "en jeu" (in play, the battlefield)
+    set_phrases: tuple[str, ...] = ()
 
 
 _DE_DETERMINERS = tuple(
@@ -164,6 +167,9 @@ GRAMMARS: Mapping[str, Grammar] = MappingProxyType({
         relative_classes=(("que", "qu'", "dont", "lequel", "laquelle", "lesquels", "lesquelles"),),
         finite_endings=("ez", "e", "ent", "it", "ont"),
         verb_endings=("er", "ir", "re", "ez"),  # infinitives (lancer) and imperatives (lancez)
+        # the noun after an article or "de" ("les règles de mise en jeu"); the participle ("les forêts mises en
+        # jeu", 2007) is the zone phrase
+        set_phrases=("une mise en jeu", "la mise en jeu", "de mise en jeu"),
         not_verbs=("contre", "entre", "outre", "autre", "notre", "votre", "leur", "chaque", "lettre", "titre",
                    "nombre", "ordre", "premier", "dernier", "entier", "plusieurs"),
     ),
@@ -226,11 +232,15 @@ class Patterns:
     verb: re.Pattern[str]
     relative: re.Pattern[str] | None
     excluded: frozenset[str]     # words the verb slot skips: determiners, prepositions, objects, not_verbs
+    set_phrases: re.Pattern[str] | None = None   # `Grammar.set_phrases`: no zone phrase inside them
 
     def find(self, text: str) -> Iterator[Occurrence]:
         """The occurrences of every family in `text`, in text order within a family."""
         g = self.grammar
+        inside = [m.span() for m in self.set_phrases.finditer(text)] if self.set_phrases is not None else []
         for m in self.zone.finditer(text):
+            if inside and any(a <= m.start() < b for a, b in inside):
+                continue  # "une mise en jeu": a land play, not the zone
             prep = _norm(m.group("prep"))
             det = _norm(m.group("det") or "")
             noun = _norm(m.group("noun"))
@@ -318,7 +328,9 @@ def patterns(lang: str) -> Patterns | None:
                           rf"\s+(?P<verb>{_L}+)", re.IGNORECASE) if g.relatives else None
     excluded = frozenset(_norm(w) for w in g.determiners + g.prepositions + tuple(g.fused) + g.particles + g.objects
                          + g.not_verbs)
-    return Patterns(lang, g, zone, verb, relative, excluded)
+    set_phrases = re.compile(rf"(?<!{_L})(?:{_alternation(g.set_phrases)})(?!{_L})", re.IGNORECASE) \
+        if g.set_phrases else None
+    return Patterns(lang, g, zone, verb, relative, excluded, set_phrases)
 
 
 # ------------------------------------------------------------------ the data
