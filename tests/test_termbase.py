@@ -134,7 +134,8 @@ def test_find_terms(tb, lang, text, expected):
 
 def test_preferred(tb):
     assert tb.preferred("land-card", "de").text == "Länderkarte"
-    assert tb.preferred("nonland-card", "de").status == "admitted"  # no preferred one: the first admitted
+    assert tb.preferred("priority", "de").status == "admitted"  # no preferred one: the first admitted
+    assert tb.preferred("nonland-card", "de").text == "Nichtland-Karte"  # as official cards print it (88 texts)
     assert tb.preferred("reveal", "de").text == "aufdecken"
     assert tb.preferred("no-such-concept", "de") is None
     assert tb.preferred("replacement-effect", "fr") is None

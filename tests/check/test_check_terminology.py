@@ -7,7 +7,7 @@ from types import MappingProxyType
 
 import pytest
 
-from qa_kb import findings, kb_of, one_text, rule, run
+from qa_kb import findings, kb_of, one_text, rule, run, termbase
 from rulekb.termbase import Concept, Term, Termbase
 
 
@@ -25,8 +25,9 @@ DEPRECATED = [
     ("de", "Spiele Ausrüsten wie eine Hexerei.", False),
     ("de", "Die Karte kann nicht mehr aus dem Spiel entfernt werden.", True),
     ("de", "Die Karte kann nicht mehr ins Exil geschickt werden.", False),
-    ("de", "Falls du eine Nichtlandkarte offenlegst, legst du eine Marke auf sie.", True),
-    ("de", "Falls du eine Nichtlandkarte aufdeckst, legst du eine Marke auf sie.", False),
+    ("de", "Falls du eine Nichtland-Karte offenlegst, legst du eine Marke auf sie.", True),
+    ("de", "Falls du eine Nichtland-Karte aufdeckst, legst du eine Marke auf sie.", False),
+    ("de", "Falls du eine Nichtlandkarte aufdeckst, legst du eine Marke auf sie.", True),   # official cards: Nichtland-Karte
     ("fr", "Le pistage vous permet de jouer certaines cartes depuis votre cimetière.", True),
     ("fr", "Le pistage vous permet de lancer certaines cartes depuis votre cimetière.", False),
     ("fr", "Vous pouvez jouer un terrain pendant votre phase principale.", False),
@@ -249,6 +250,52 @@ def test_inconsistent(lang, first, second, flagged):
         assert "use one term for one concept" in issues[0].suggestion
 
 
+# No term preferred in the termbase: official card texts decide (the phrases quoted in
+# translations/phraseology.yaml print 'Nichtland-Karte' and 'carte non-terrain', never
+# 'Nichtlandkarte' or 'carte non terrain'), not how many texts of the project use each; where
+# nothing decides, the finding names the spellings and prescribes none.
+TB_SPELLING = Termbase((
+    Concept("nonland-card", "term", None, MappingProxyType({}), MappingProxyType({
+        "en": (_term("nonland card"),),
+        "de": (_term("Nichtlandkarte", "admitted"), _term("Nichtland-Karte", "admitted"),
+               _term("Nicht-Land-Karte", "admitted")),
+        "fr": (_term("carte non terrain", "admitted"), _term("carte non-terrain", "admitted"),
+               _term("carte autre que terrain", "admitted")),
+    }), "test: made in the test"),
+))
+
+SPELLING = [
+    # (lang, first text, second text, third text, flagged entries, the official spelling or None: nothing decides)
+    ("de", "Eine Nichtlandkarte.", "Eine Nichtlandkarte.", "Eine Nichtland-Karte.", ["retrace.a", "retrace.b"],
+     "Nichtland-Karte"),                                   # the project's majority is no evidence
+    ("de", "Eine Nichtland-Karte.", "Eine Nichtland-Karte.", "Eine Nichtlandkarte.", ["retrace.c"], "Nichtland-Karte"),
+    ("de", "Eine Nichtlandkarte.", "Eine Nicht-Land-Karte.", "Eine Nicht-Land-Karte.", ["retrace.a"], None),
+    ("fr", "Une carte non terrain.", "Une carte non-terrain.", "Une carte non-terrain.", ["retrace.a"], "carte non-terrain"),
+    ("fr", "Une carte non terrain.", "Une carte autre que terrain.", "Une carte autre que terrain.", ["retrace.a"], None),
+    ("en", "A nonland card.", "Another nonland card.", "A nonland card.", [], None),
+]
+
+
+@pytest.mark.parametrize("lang,first,second,third,flagged,official", SPELLING)
+def test_inconsistent_spelling_follows_official_cards(lang, first, second, third, flagged, official):
+    subs = {letter: ({"en": text} if lang == "en" else {"en": "A nonland card.", lang: text})
+            for letter, text in (("a", first), ("b", second), ("c", third))}
+    issues = [i for i in run("terminology.inconsistent", kb_of(rule(subrules=subs)), tb=TB_SPELLING) if i.lang == lang]
+    assert [i.entry for i in issues] == flagged
+    for issue in issues:
+        if official:
+            assert f"use one term for one concept: '{official}' (official card texts" in issue.suggestion
+        else:
+            assert "neither the termbase nor the official card texts decide" in issue.suggestion
+
+
+def test_the_termbase_prefers_nichtland_karte_as_official_cards_print_it():
+    tb = termbase()
+    assert tb.preferred("nonland-card", "de").text == "Nichtland-Karte"
+    [old] = [t for t in tb.concept("nonland-card").terms["de"] if t.text == "Nichtlandkarte"]
+    assert old.status == "deprecated" and old.replacement == "Nichtland-Karte"
+
+
 FORBIDDEN = [
     ("en", "Remove from the game target creature.", True),
     ("en", "Exile target creature.", False),
@@ -324,3 +371,4 @@ def test_a_deprecated_term_reads_in_the_readers_language_its_concept_and_its_not
     text = issue.msg.render(reader)
     assert f"{concept} —" in text and note in text
     assert "'cast'" in text.split(" — ", 1)[1]   # "the English does not speak of 'cast' here"
+

@@ -421,6 +421,17 @@ class Phraseology:
         """How much official texts use `filler` in the slot of `family`, over all frames."""
         return self._familiar.get((lang, family, filler), 0.0)
 
+    def printed(self, lang: str, forms: tuple[str, ...]) -> int:
+        """How many official texts of `lang` the data quotes with one of `forms` (a word or words,
+        case-insensitive): the phrases are printed texts, so this is how often official cards
+        spell a term so, counted over the phrases mined (a lower bound: 'Nichtland-Karte' is in
+        the quoted cascade reminder, 5 texts; 'Nichtlandkarte' in none)."""
+        if not forms:
+            return 0
+        found = re.compile(rf"(?<![\w-])(?:{'|'.join(re.escape(f) for f in sorted(forms, key=len, reverse=True))})"
+                           rf"(?![\w-])", re.IGNORECASE)
+        return sum(v.texts for f in self.frames if f.lang == lang for v in f.variants if found.search(v.phrase))
+
     def competing(self, lang: str, frame: Frame, filler: str) -> tuple[Variant, ...]:
         """The variants of `frame` that compete with `filler`: in the `zone` family those of the
         prepositions of its class (`Grammar.classes`; none for a preposition of no class), in the

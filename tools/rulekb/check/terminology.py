@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from ..models import M_, SOURCE_LANGUAGE, InLanguages, Message, Named, Severity, UnitKind
+from ..phraseology import RARE_SHARE
 from ..termbase import Term, TermMatch
 from .base import TERMS, VERDICTS, Check, Context, Issue, Text, quote
 from .staleness import source_english
@@ -391,6 +392,26 @@ def _foreign_sentences(ctx: Context):
 # ------------------------------------------------------------------ inconsistent variants
 
 
+def _official_spelling(ctx: Context, lang: str, concept_id: str, used: list[str]) -> tuple[str | None, Message | str]:
+    """Which of the terms a language's texts use for one concept is the official one, and why: the
+    termbase's preferred term; else the one official card texts print (the phrases quoted in
+    ``translations/phraseology.yaml``) where the others' share of those prints is under
+    RARE_SHARE; else None: nothing decides, and the finding says so instead of prescribing (how
+    many texts of the project use each is no evidence: the seed's two rulings with 'Nichtlandkarte'
+    against the 88 official texts with 'Nichtland-Karte')."""
+    preferred = ctx.termbase.preferred(concept_id, lang)
+    if preferred is not None and preferred.status == "preferred" and preferred.text in used:
+        return preferred.text, M_(" (termbase: {source})", source=preferred.source)
+    concept = ctx.termbase.concept(concept_id)
+    terms = {t.text: t for t in concept.terms.get(lang, ())} if concept is not None else {}
+    printed = {text: ctx.phraseology.printed(lang, (text, *terms[text].forms)) if text in terms else 0 for text in used}
+    best = max(used, key=lambda k: (printed[k], -used.index(k)))
+    if printed[best] and sum(printed.values()) - printed[best] < RARE_SHARE * sum(printed.values()):
+        counts = ", ".join(f"'{k}' {printed[k]}×" for k in sorted(used, key=lambda k: -printed[k]))
+        return best, M_(" (official card texts quoted in translations/phraseology.yaml: {counts})", counts=counts)
+    return None, ""
+
+
 def inconsistent(ctx: Context) -> Iterator[Issue]:
     for lang in ctx.languages:
         uses: dict[str, dict[str, list[tuple[Text, TermMatch]]]] = defaultdict(lambda: defaultdict(list))
@@ -404,19 +425,27 @@ def inconsistent(ctx: Context) -> Iterator[Issue]:
             concept = ctx.termbase.concept(concept_id)
             assert concept is not None
             order = [term.text for term in concept.terms.get(lang, ())]
-            preferred = ctx.termbase.preferred(concept_id, lang)
-            if preferred is not None and preferred.status == "preferred" and preferred.text in by_term:
-                standard = preferred.text
-            else:
-                standard = min(by_term, key=lambda k: (-len({x.unit.id for x, _ in by_term[k]}), order.index(k)))
-            standard_units = sorted({x.label for x, _ in by_term[standard]})
-            surface = sorted({x.text[m.start:m.end] for x, m in by_term[standard]})
+            units = {k: len({x.unit.id for x, _ in v}) for k, v in by_term.items()}
+            standard, why = _official_spelling(ctx, lang, concept_id, sorted(by_term, key=order.index))
+            # the texts to report: those that do not write the official term; with none, those of the
+            # less used ones (the finding then prescribes neither)
+            compared = standard or min(by_term, key=lambda k: (-units[k], order.index(k)))
+            standard_units = sorted({x.label for x, _ in by_term[compared]})
+            surface = sorted({x.text[m.start:m.end] for x, m in by_term[compared]})
             spelled = "', '".join(surface[:3])
             where: object = ", ".join(standard_units[:3])
             if len(standard_units) > 3:
                 where = M_("{units} and {more} more", units=where, more=len(standard_units) - 3)
+            if standard is None:
+                spellings = ", ".join(f"'{k}' ({units[k]}×)" for k in sorted(by_term, key=order.index))
+                fix: Message = M_("use one term for one concept; the texts in {lang} write {spellings}, and neither "
+                                  "the termbase nor the official card texts decide between them: choose the one "
+                                  "official cards print and mark it preferred in translations/termbase.yaml",
+                                  lang=ctx.lang(lang), spellings=spellings)
+            else:
+                fix = M_("use one term for one concept: '{standard}'{source}", standard=standard, source=why)
             for term_text, items in sorted(by_term.items()):
-                if term_text == standard:
+                if term_text == compared:
                     continue
                 done: set[str] = set()
                 for t, m in items:
@@ -428,10 +457,7 @@ def inconsistent(ctx: Context) -> Iterator[Issue]:
                                          found=t.text[m.start:m.end], context=quote(t.text, m.start, m.end),
                                          concept=_concept(ctx, concept_id), lang=ctx.lang(lang),
                                          spelled=spelled, where=where),
-                                   M_("use one term for one concept: '{standard}'{source}", standard=standard,
-                                      source=M_(" (termbase: {source})", source=preferred.source)
-                                      if preferred and preferred.text == standard else ""),
-                                   span=(m.start, m.end))
+                                   fix, span=(m.start, m.end))
 
 
 # ------------------------------------------------------------------ gender and case
