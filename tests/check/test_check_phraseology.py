@@ -110,6 +110,8 @@ def test_retired(lang, text, official):
 def test_one_finding_per_phrase_and_text_with_how_often():
     found = issues("phraseology.unofficial", "de", "Lege sie in deinen Friedhof, dann die andere in deinen Friedhof.")
     assert len(found) == 1 and "(2 times)" in found[0].message
+    # the finding carries both occurrences, so a finding of another check on the second merges into it
+    assert found[0].spans == ((9, 27), (45, 63)) and found[0].span == (9, 27)
 
 
 def test_a_project_without_phraseology_data_has_no_findings():

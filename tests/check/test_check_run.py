@@ -268,10 +268,10 @@ def test_the_command_as_it_runs_on_the_whole_rules(tmp_path):
     assert out.read_text(encoding="utf-8") == expected
 
 
-def _f(code, severity, span, entry="retrace.a", lang="de"):
+def _f(code, severity, span, entry="retrace.a", lang="de", spans=()):
     from rulekb.models import Finding, Message, Severity
     return Finding(code, Severity(severity), lang, entry, "f.yaml", 1, f"{code} says", f"{code} fix",
-                   Message(f"{code} says"), Message(f"{code} fix"), (), span)
+                   Message(f"{code} says"), Message(f"{code} fix"), (), span, spans)
 
 
 MERGE = [
@@ -282,6 +282,16 @@ MERGE = [
      [("terminology.case", ()), ("terminology.deprecated", ())]),
     ([("terminology.deprecated", "warning", (5, 12)), ("staleness.stale", "error", None)],
      [("staleness.stale", ()), ("terminology.deprecated", ())]),
+    # a finding that counts several occurrences ("'spielt' (2 times)") is one defect with a finding on any of them
+    ([("terminology.deprecated", "warning", (5, 12), "retrace.a", "de", ((5, 12), (40, 47))),
+      ("phraseology.unofficial", "warning", (30, 47))],
+     [("terminology.deprecated", ("phraseology.unofficial",))]),
+    ([("terminology.deprecated", "warning", (5, 12), "retrace.a", "de", ((5, 12), (40, 47))),
+      ("phraseology.unofficial", "warning", (0, 12)), ("phraseology.retired", "warning", (40, 50))],
+     [("terminology.deprecated", ("phraseology.unofficial", "phraseology.retired"))]),
+    ([("terminology.deprecated", "warning", (5, 12), "retrace.a", "de", ((5, 12), (40, 47))),
+      ("terminology.case", "info", (20, 25))],                     # between the occurrences: another defect
+     [("terminology.case", ()), ("terminology.deprecated", ())]),
 ]
 
 

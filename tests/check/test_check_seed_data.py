@@ -66,6 +66,14 @@ def test_the_official_spelling_is_not_reported(result):
     assert not [f for f in result.findings if f.entry == "explore-same-card-again" and "Nichtland-Karte" in f.message]
 
 
+def test_spielen_for_cast_in_702_78_note_5_is_one_finding(result):
+    """'spielt' (4 times) is one defect: the phrasings 'Zauberspruch spielt' and 'Zauberspruch spielen',
+    each on one of those four, are merged into it (audit #19), whichever occurrence the message quotes."""
+    found = [f for f in result.findings if (f.entry, f.lang) == ("retrace.n5", "de")]
+    assert [(f.code, f.also) for f in found] == [("terminology.deprecated", ("phraseology.unofficial", "phraseology.retired"))]
+    assert "(4 times)" in found[0].message and "'Zauberspruch spielen'" in found[0].message
+
+
 def test_land_card_rendered_two_ways_in_german(result):
     (f,) = find(result, "terminology.inconsistent", "retrace.a", "de")
     assert "'Landkarte'" in f.message and "'Länderkarte'" in f.message

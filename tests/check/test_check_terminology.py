@@ -372,3 +372,18 @@ def test_a_deprecated_term_reads_in_the_readers_language_its_concept_and_its_not
     assert f"{concept} —" in text and note in text
     assert "'cast'" in text.split(" — ", 1)[1]   # "the English does not speak of 'cast' here"
 
+
+@pytest.mark.parametrize("lang,text,uses", [
+    ("de", "Du spielst sie, dann spielst du sie erneut.", ((3, 10), (21, 28))),
+    ("de", "Du wirkst sie, dann wirkst du sie erneut.", None),
+    ("fr", "Vous la jouez, puis vous la jouez à nouveau.", ((8, 13), (28, 33))),
+    ("en", "You play it, then you play it again.", ((4, 8), (22, 26))),
+])
+def test_a_deprecated_term_used_several_times_carries_every_occurrence(lang, text, uses):
+    english = "You cast it, then you cast it again."
+    issues = [i for i in run("terminology.deprecated", one_text(lang, text, english)) if i.lang == lang]
+    if uses is None:
+        assert issues == []
+    else:
+        [issue] = issues
+        assert "(2 times)" in issue.message and issue.spans == uses and issue.span == uses[0]

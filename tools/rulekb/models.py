@@ -531,6 +531,8 @@ class Finding:
     fix: Message | None = field(default=None, compare=False)
     also: tuple[str, ...] = field(default=(), compare=False)
     span: tuple[int, int] | None = field(default=None, compare=False)   # in the text, when known
+    # every occurrence the finding counts ("'spielt' (4 times)"), when more than `span`: what the merge sees
+    spans: tuple[tuple[int, int], ...] = field(default=(), compare=False)
 
     def localised(self, speaker: Speaker | None) -> tuple[str, str]:
         """(message, suggestion) in the speaker's language (English without one)."""

@@ -244,13 +244,15 @@ def stamp(ctx: Context, check: Check, issue: Issue) -> Finding:
         else:
             fix = M_("{fix} (in a new canonical text; the published one stays as a variant with its source)", fix=fix)
     return Finding(check.code, severity, issue.lang, issue.entry, issue.file, issue.line, issue.msg.render(),
-                   fix.render(), issue.msg, fix, (), issue.span)
+                   fix.render(), issue.msg, fix, (), issue.span, issue.spans)
 
 
 def merge_findings(findings: Sequence[Finding], order: Mapping[str, int]) -> list[Finding]:
     """One defect, one finding: the findings on one text (unit and language) whose spans overlap
     become one, under the code of the gravest (then the first registered), with every reason in
-    its message and the codes of the others in `also`; its fix is the gravest one's."""
+    its message and the codes of the others in `also`; its fix is the gravest one's. A finding
+    that counts several occurrences ("'spielt' (4 times)") overlaps wherever one of them does
+    (`Finding.spans`)."""
     by_text: dict[tuple[str, str], list[Finding]] = {}
     out: list[Finding] = []
     for f in findings:
@@ -259,19 +261,30 @@ def merge_findings(findings: Sequence[Finding], order: Mapping[str, int]) -> lis
         else:
             by_text.setdefault((f.lang, f.entry), []).append(f)
     for items in by_text.values():
-        items.sort(key=lambda f: (f.span[0], f.span[1]))  # type: ignore[index]
-        cluster: list[Finding] = []
-        end = -1
-        for f in items + [None]:  # type: ignore[list-item]
-            if f is not None and cluster and f.span[0] < end:  # type: ignore[index]
-                cluster.append(f)
-                end = max(end, f.span[1])  # type: ignore[index]
-                continue
-            if cluster:
-                out.append(_merged(cluster, order))
-            if f is not None:
-                cluster, end = [f], f.span[1]  # type: ignore[index]
+        # every occurrence of every finding, in text order; overlapping ones join their findings
+        spans = sorted((a, b, i) for i, f in enumerate(items) for a, b in (f.spans or (f.span,)))  # type: ignore[misc]
+        root = list(range(len(items)))
+        end, anchor = -1, -1
+        for a, b, i in spans:
+            if a < end:   # overlaps the run of occurrences so far: one defect
+                root[_root(root, i)] = _root(root, anchor)
+                end = max(end, b)
+            else:
+                end, anchor = b, i
+        clusters: dict[int, list[int]] = {}
+        for _a, _b, i in spans:
+            members = clusters.setdefault(_root(root, i), [])
+            if i not in members:
+                members.append(i)
+        out.extend(_merged([items[i] for i in cluster], order) for cluster in clusters.values())
     return out
+
+
+def _root(root: list[int], i: int) -> int:
+    """The finding that stands for the cluster of finding `i` (`merge_findings`)."""
+    while root[i] != i:
+        i = root[i]
+    return i
 
 
 def _merged(cluster: list[Finding], order: Mapping[str, int]) -> Finding:
@@ -281,8 +294,10 @@ def _merged(cluster: list[Finding], order: Mapping[str, int]) -> Finding:
     msg = M_("{first} Also: {others}", first=first.msg or Message(first.message),
              others=tuple(o.msg or Message(o.message) for o in others))
     span = (min(f.span[0] for f in cluster), max(f.span[1] for f in cluster))  # type: ignore[index]
+    spans = tuple(sorted({s for f in cluster for s in (f.spans or (f.span,))}))  # type: ignore[misc]
     return Finding(first.code, first.severity, first.lang, first.entry, first.file, first.line, msg.render(),
-                   first.suggestion, msg, first.fix, tuple(dict.fromkeys(o.code for o in others)), span)
+                   first.suggestion, msg, first.fix, tuple(dict.fromkeys(o.code for o in others)), span,
+                   spans if len(spans) > 1 else ())
 
 
 def run_checks(kb: KnowledgeBase, root: Path, *, profile: str = "full", langs: Iterable[str] | None = None,

@@ -75,6 +75,7 @@ class Issue:
     span: tuple[int, int] | None = None
     severity: Severity | None = None
     index: int = 0           # which of the unit's texts in `lang` (0: the canonical one)
+    spans: tuple[tuple[int, int], ...] = ()   # every occurrence it counts, when several (the first is `span`)
 
     @property
     def message(self) -> str:
@@ -86,9 +87,11 @@ class Issue:
 
     @classmethod
     def at(cls, text: Text, message: Message | str, suggestion: Message | str, *,
-           span: tuple[int, int] | None = None, severity: Severity | None = None) -> "Issue":
+           span: tuple[int, int] | None = None, severity: Severity | None = None,
+           spans: tuple[tuple[int, int], ...] = ()) -> "Issue":
         return cls(text.lang, text.unit.id, text.variant.pos.file, text.variant.pos.line, _msg(message),
-                   _msg(suggestion), span if text.index == 0 else None, severity, text.index)
+                   _msg(suggestion), span if text.index == 0 else None, severity, text.index,
+                   spans if text.index == 0 else ())
 
     @classmethod
     def on_unit(cls, unit: Unit, lang: str, message: Message | str, suggestion: Message | str, *,

@@ -30,9 +30,9 @@ from .base import Check, Context, Issue, Shared, Text, quote
 PHRASES = Shared("the official phrasings' verdicts on every translation (phraseology._verdicts)", 5)
 
 
-def _verdicts(ctx: Context) -> list[tuple[Text, tuple[tuple[Occurrence, Verdict, int], ...]]]:
+def _verdicts(ctx: Context) -> list[tuple[Text, tuple[tuple[Occurrence, Verdict, tuple[Occurrence, ...]], ...]]]:
     """The canonical translations with phrases official texts would write otherwise: each
-    phrase's first occurrence in the text, its verdict and how often the text has it."""
+    phrase's first occurrence in the text, its verdict and every occurrence of it in the text."""
     key = ("phraseology", "verdicts")
     found = ctx.cache.get(key)
     if found is None:
@@ -48,15 +48,20 @@ def _verdicts(ctx: Context) -> list[tuple[Text, tuple[tuple[Occurrence, Verdict,
                 for occ in compiled.find(t.text):
                     k = (occ.family, occ.frame, occ.filler)
                     if k in seen:
-                        seen[k][2] += 1
+                        seen[k][2].append(occ)
                         continue
                     verdict = data.verdict(lang, occ)
                     if verdict is not None:
-                        seen[k] = [occ, verdict, 1]
+                        seen[k] = [occ, verdict, [occ]]
                 if seen:
-                    found.append((t, tuple((o, v, n) for o, v, n in seen.values())))
+                    found.append((t, tuple((o, v, tuple(all_)) for o, v, all_ in seen.values())))
         ctx.cache[key] = found
     return found  # type: ignore[return-value]
+
+
+def _spans(occurrences: tuple[Occurrence, ...]) -> tuple[tuple[int, int], ...]:
+    """Every occurrence a finding counts ("(2 times)"), for the merge; () for one."""
+    return tuple((o.start, o.end) for o in occurrences) if len(occurrences) > 1 else ()
 
 
 def _times(n: int) -> str:
@@ -78,7 +83,8 @@ def _times_in_text(n: int) -> Message | str:
 
 def unofficial(ctx: Context) -> Iterator[Issue]:
     for t, items in _verdicts(ctx):
-        for occ, verdict, n in items:
+        for occ, verdict, occurrences in items:
+            n = len(occurrences)
             if verdict.kind != "unofficial":
                 continue
             lang = ctx.lang(t.lang)
@@ -98,12 +104,13 @@ def unofficial(ctx: Context) -> Iterator[Issue]:
             yield Issue.at(t, M_("{label} writes '{written}'{times} (“{context}”): official cards in {lang} write "
                                  "{usual}, {how}", label=t.label, written=written, times=_times_in_text(n),
                                  context=quote(t.text, occ.start, occ.end), lang=lang, usual=_usual(verdict), how=how),
-                           fix, span=(occ.start, occ.end))
+                           fix, span=(occ.start, occ.end), spans=_spans(occurrences))
 
 
 def retired(ctx: Context) -> Iterator[Issue]:
     for t, items in _verdicts(ctx):
-        for occ, verdict, n in items:
+        for occ, verdict, occurrences in items:
+            n = len(occurrences)
             if verdict.kind != "retired" or verdict.found is None:
                 continue
             lang = ctx.lang(t.lang)
@@ -129,7 +136,7 @@ def retired(ctx: Context) -> Iterator[Issue]:
                                  label=t.label, written=occ.phrase(t.text), times=_times_in_text(n),
                                  context=quote(t.text, occ.start, occ.end), lang=lang, old=old.phrase, texts=old.texts,
                                  recent=old.recent, since=since, today=today),
-                           fix, span=(occ.start, occ.end))
+                           fix, span=(occ.start, occ.end), spans=_spans(occurrences))
 
 
 def _reminder_frames(ctx: Context, lang: str) -> tuple[Frame, ...]:

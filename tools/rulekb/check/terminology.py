@@ -7,7 +7,10 @@
   the rules release it belongs to (faithful to that release, outdated today);
 - `terminology.untranslated`: an English keyword left in a German or French text (or the keyword
   of another translation, e.g. German in French);
-- `terminology.inconsistent`: one concept rendered by different terms within one language;
+- `terminology.inconsistent`: one concept rendered by different terms within one language, the
+  texts that do not write the official one reported (the termbase's preferred term, else the one
+  official card texts print; where nothing decides, the finding names the spellings and
+  prescribes none);
 - `terminology.gender`: an article that does not agree with the term's gender (French);
 - `terminology.case`: a term capitalised (or not) against its language's rule in mid-sentence;
 - `terminology.zone`: a translation naming a zone its English does not (a change of meaning).
@@ -286,13 +289,14 @@ def _discouraged_issue(ctx: Context, t: Text, concept_id: str, term: Term, uses:
     retired = M_(", retired {when}", when=term.retired) if term.retired else ""
     context = quote(t.text, first.start, first.end)
     span = (first.start, first.end)
+    spans = tuple((m.start, m.end) for m in uses) if len(uses) > 1 else ()   # what "(4 times)" counts
     if old_wording:
         return Issue.at(t, M_("{label} uses '{found}'{times} (“{context}”), the wording of the {release} rules; today's "
                               "rules say '{replacement}'{retired}", label=t.label, found=found, times=times,
                               context=context, release=t.release, replacement=term.replacement, retired=retired),
                         M_("nothing to change while the text is that of the {release} release; a newer release's "
                            "text says '{replacement}' (termbase: {source})", release=t.release,
-                           replacement=term.replacement, source=term.source), span=span)
+                           replacement=term.replacement, source=term.source), span=span, spans=spans)
     if term.status == "deprecated":
         message: Message = M_("{label} uses '{found}'{times} (“{context}”), a deprecated term in {lang} for "
                               "{concept}{retired}", label=t.label, found=found, times=times, context=context,
@@ -327,7 +331,7 @@ def _discouraged_issue(ctx: Context, t: Text, concept_id: str, term: Term, uses:
             preferred = ctx.termbase.preferred(concept_id, t.lang)
             word = inflected(found, term, preferred) if preferred is not None else found
         suggestion = M_("write '{word}' instead (termbase: {source})", word=word, source=term.source)
-    return Issue.at(t, message, suggestion, span=span)
+    return Issue.at(t, message, suggestion, span=span, spans=spans)
 
 
 def deprecated(ctx: Context) -> Iterator[Issue]:
