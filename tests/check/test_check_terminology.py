@@ -387,3 +387,36 @@ def test_a_deprecated_term_used_several_times_carries_every_occurrence(lang, tex
     else:
         [issue] = issues
         assert "(2 times)" in issue.message and issue.spans == uses and issue.span == uses[0]
+
+
+# The fix in the form the text needs, as the termbase lists it (audit #23, #25).
+FIX_FORM = [
+    # (code, lang, English, text, the fix's word or None: no finding)
+    ("terminology.deprecated", "de", "You may put the revealed card into your graveyard.",
+     "Du kannst die offenbarte Karte auf deinen Friedhof legen.", "'aufgedeckte'"),
+    ("terminology.deprecated", "de", "You may put the revealed cards into your graveyard.",
+     "Du kannst die offenbarten Karten auf deinen Friedhof legen.", "'aufgedeckten'"),
+    ("terminology.deprecated", "de", "You may put the revealed card into your graveyard.",
+     "Du kannst die aufgedeckte Karte auf deinen Friedhof legen.", None),
+    ("terminology.deprecated", "fr", "You may put the revealed card into your graveyard.",
+     "Vous pouvez mettre la carte révélée dans votre cimetière.", None),
+    ("terminology.inconsistent", "de", "If the creature has left the battlefield, it still explores.",
+     "Falls die Kreatur das Schlachtfeld verlassen hat, erkundet sie trotzdem.", "'das Spiel verlassen hat'"),
+    ("terminology.inconsistent", "de", "The creature enters the battlefield.",
+     "Die Kreatur kommt auf das Schlachtfeld.", "'ins Spiel'"),       # no form of several words fits: the term
+    ("terminology.inconsistent", "de", "If the creature has left the battlefield, it still explores.",
+     "Falls die Kreatur das Spiel verlassen hat, erkundet sie trotzdem.", None),
+    ("terminology.inconsistent", "fr", "If the creature has left the battlefield, it still explores.",
+     "Si la créature a quitté le champ de bataille, elle explore quand même.", None),
+]
+
+
+@pytest.mark.parametrize("code,lang,english,text,word", FIX_FORM)
+def test_the_fix_takes_the_form_the_text_needs(code, lang, english, text, word):
+    # a second text writes the preferred term, so that the inconsistency check has two to compare
+    other = {"de": "Die Karte ist im Spiel.", "fr": "La carte est sur le champ de bataille."}[lang]
+    kb = kb_of(rule(subrules={"a": {"en": english, lang: text}, "b": {"en": "The card is on the battlefield.", lang: other}}))
+    issues = [i for i in run(code, kb) if i.lang == lang and i.entry == "retrace.a"]
+    assert bool(issues) is (word is not None)
+    if word:
+        assert word in issues[0].suggestion

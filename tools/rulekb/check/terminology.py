@@ -19,7 +19,8 @@ A discouraged verb is read by its object (`readings`): "ihre Manakosten spielen"
 English "pay its mana cost", so the fix is 'bezahlen', not 'wirken', and the missing 'pay' is the
 same finding; where the English does not say the term's concept, the finding explains instead of
 prescribing. A fix keeps the form of the word it replaces ('spielst' -> 'wirkst', 'rejouer' ->
-'relancer').
+'relancer', 'die offenbarte Karte' -> 'aufgedeckte') or names the termbase's form of several words
+that fits the text ('das Schlachtfeld verlassen hat' -> 'das Spiel verlassen hat').
 
 Locale rules (articles per gender, capitalisation of nouns) live in `LOCALE`: adding a language
 is one entry there.
@@ -221,6 +222,38 @@ def inflected(found: str, term: Term, replacement: Term) -> str:
     return out[:1].upper() + out[1:] if found[:1].isupper() else out
 
 
+def _ending_like(found: str, replacement: str, term: Term) -> str:
+    """Where a discouraged term's `replacement` names one form of `term` ('aufgedeckt' of
+    'aufdecken'): the form of `term` that ends as `found` does ('offenbarte' -> 'aufgedeckte',
+    'offenbarten' -> 'aufgedeckten'), the replacement itself on a tie."""
+    low = found.casefold()
+
+    def shared(form: str) -> int:
+        f, n = form.casefold(), 0
+        while n < min(len(f), len(low)) and f[-1 - n] == low[-1 - n]:
+            n += 1
+        return n
+
+    forms = [replacement] + [f for f in (term.text, *term.forms) if f != replacement]
+    best = max(forms, key=lambda f: (shared(f), f == replacement))
+    return best[:1].upper() + best[1:] if found[:1].isupper() else best
+
+
+def _form_in_context(text: str, start: int, end: int, term: Term) -> str | None:
+    """The form of several words of `term` whose other words surround text[start:end] ('das Spiel
+    verlassen hat' where the text says 'das Schlachtfeld verlassen hat'): the phrase to write
+    there, the longest such form; None when no form of several words fits."""
+    found, low, best = text[start:end], text.casefold(), None
+    for form in (term.text, *term.forms):
+        words = form.split()
+        for k in range(len(words) if len(words) > 1 else 0):
+            phrase = " ".join(words[:k] + [found] + words[k + 1:]).casefold()
+            at = start - (len(" ".join(words[:k])) + 1 if k else 0)
+            if at >= 0 and low[at:at + len(phrase)] == phrase and (best is None or len(form) > len(best)):
+                best = form
+    return best
+
+
 def _replacement(ctx: Context, concept_id: str, lang: str, text: str | None) -> Term | None:
     """The term of the concept that a discouraged term's `replacement` names (None: the replacement
     is a phrase of its own, 'Zurückverfolgen-Fähigkeit', written as the termbase gives it)."""
@@ -327,6 +360,11 @@ def _discouraged_issue(ctx: Context, t: Text, concept_id: str, term: Term, uses:
     else:
         target = _replacement(ctx, concept_id, t.lang, term.replacement)
         word = inflected(found, term, target) if target is not None else (term.replacement or "")
+        concept = ctx.termbase.concept(concept_id)
+        holder = next((x for x in concept.terms.get(t.lang, ()) if term.replacement in x.forms), None) \
+            if target is None and concept is not None and term.replacement else None
+        if holder is not None:   # the replacement is one form of a term: the form that fits here
+            word = _ending_like(found, word, holder)
         if target is None and not word:
             preferred = ctx.termbase.preferred(concept_id, t.lang)
             word = inflected(found, term, preferred) if preferred is not None else found
@@ -440,6 +478,7 @@ def inconsistent(ctx: Context) -> Iterator[Issue]:
             where: object = ", ".join(standard_units[:3])
             if len(standard_units) > 3:
                 where = M_("{units} and {more} more", units=where, more=len(standard_units) - 3)
+            standard_term = next((x for x in concept.terms.get(lang, ()) if x.text == standard), None)
             if standard is None:
                 spellings = ", ".join(f"'{k}' ({units[k]}×)" for k in sorted(by_term, key=order.index))
                 fix: Message = M_("use one term for one concept; the texts in {lang} write {spellings}, and neither "
@@ -456,12 +495,15 @@ def inconsistent(ctx: Context) -> Iterator[Issue]:
                     if t.unit.id in done:
                         continue
                     done.add(t.unit.id)
+                    phrase = _form_in_context(t.text, m.start, m.end, standard_term) if standard_term else None
                     yield Issue.at(t, M_("{label} writes '{found}' (“{context}”) for {concept}, but the texts in "
                                          "{lang} elsewhere write '{spelled}' ({where})", label=t.label,
                                          found=t.text[m.start:m.end], context=quote(t.text, m.start, m.end),
                                          concept=_concept(ctx, concept_id), lang=ctx.lang(lang),
                                          spelled=spelled, where=where),
-                                   fix, span=(m.start, m.end))
+                                   fix if phrase is None else
+                                   M_("use one term for one concept: '{standard}'{source}", standard=phrase, source=why),
+                                   span=(m.start, m.end))
 
 
 # ------------------------------------------------------------------ gender and case
