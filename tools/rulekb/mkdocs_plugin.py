@@ -21,13 +21,14 @@ before mkdocs reads it. Hooks, each small:
   ``{{ _("Search") | e }}`` as the page templates do, and ``rulekb_site_root``: where the site's
   root is from the language's root (".." in a build; "." under `rulekb serve`, which serves the
   shared files from the language's root);
-- ``on_page_content``: puts the HTML blocks of a generated page in place of their placeholder
-  paragraphs (`render.markup.split_blocks`);
-- ``on_env`` also (every page rendered, links not yet checked) records the ids of the HTML blocks
-  as the anchors of the generated pages that a Markdown link points into with an anchor (for
-  mkdocs' anchor validation; the other pages' ids are never needed);
-- ``on_page_context``: the page's links to the same page in the other languages (relative, so
-  they work from ``file://``), for the language menu and its ``hreflang`` links
+- ``on_env`` (every page rendered, links not yet checked, no page written yet), in one go for
+  all the pages: puts the HTML blocks of each generated page in place of its placeholder
+  paragraphs (`render.markup.split_blocks`; so a plugin's ``on_page_content`` sees the
+  placeholders), records the ids of the HTML blocks as anchors of a page that a Markdown link
+  points into with an anchor its headings do not have (for mkdocs' anchor validation; the other
+  pages' ids are never needed), and makes each page's links to the same page in the other
+  languages (relative, so they work from ``file://``): the theme global ``rulekb_alternates``,
+  {page's dest_uri: links}, for the language menu and its ``hreflang`` links
   (``templates/partials/alternate.html``);
 - ``on_post_template``: writes no ``404.html``: mkdocs gives it root-absolute links (``/assets/…``),
   which are broken in a site that is opened from disk or served below a language folder;
@@ -35,13 +36,19 @@ before mkdocs reads it. Hooks, each small:
   its templates fell back to English.
 
 The processor time spent in these hooks is added up in `RulekbPlugin.own_seconds`: the build
-counts it as the pipeline's time, not mkdocs' (`make bench`).
+counts it as the pipeline's time, not mkdocs' (`make bench`). The hooks work per build, not per
+page: reading the processor clock is a system call, and on a virtual machine the two readings
+around a hook cost ~30 µs in all (the call and the memory it makes cold again), more than most
+per-page hooks did; so the pages' work is done in ``on_env``, timed once. The one hook left per
+page, ``on_post_page``, is timed when it changes the page; without a language to fix it
+returns the page untouched after one test, before any reading of the clock.
 """
 
 from __future__ import annotations
 
 import functools
 import gettext
+import posixpath
 import re
 import time
 from pathlib import Path
@@ -86,17 +93,36 @@ def unneeded_asset(src_uri: str) -> bool:
 
 
 _PLACEHOLDER = re.compile(r"<p>rulekb-block-(\d+)</p>")
+_PLACEHOLDER_WORD = "rulekb-block-"
 # an id attribute (after white space: not data-id=…); `\b` here would make the search several times slower
 _ID = re.compile(r'\sid="([^"]+)"')
 
 _HTML_LANG = re.compile(r'<html lang="[^"]*"')
 
+def docs_order(src_uri: str) -> tuple[tuple[str, ...], bool, str]:
+    """The sort key of mkdocs' `file_sort_key` (the order of a docs folder: each folder's index
+    first, sub-folders after the files beside them) from a file's path: the same order, without
+    making a `PurePosixPath` of each of the ~1,400 paths of a language."""
+    *folders, name = src_uri.split("/")
+    stem = posixpath.splitext(name)[0]
+    return (tuple(folders), stem not in ("index", "README"), name)
+
+
+def fill_blocks(html: str, blocks: Sequence[str]) -> str:
+    """A page's HTML with each placeholder paragraph (``<p>rulekb-block-N</p>``) replaced by its
+    HTML block N (IndexError: a placeholder without a block)."""
+    parts = _PLACEHOLDER.split(html)     # text, number, text, number, …, text
+    parts[1::2] = [blocks[int(n)] for n in parts[1::2]]
+    return "".join(parts)
+
+
 T = TypeVar("T")
 
 
 def _own_time(hook: Callable[..., T]) -> Callable[..., T]:
-    """Adds the processor time of a hook to the plugin's `own_seconds` (a plain wrapper: it runs
-    for every page, where a context manager would cost more than some hooks)."""
+    """Adds the processor time of a hook to the plugin's `own_seconds` (`time.process_time`:
+    the processor time of this process, which is one language's mkdocs run; the build adds up
+    the languages' figures)."""
     @functools.wraps(hook)
     def timed(self: "RulekbPlugin", *args, **kwargs) -> T:
         start = time.process_time()
@@ -163,55 +189,64 @@ class RulekbPlugin(BasePlugin[RulekbConfig]):
             if (unneeded_asset(file.src_uri) or file.src_uri in self._pages or file.src_uri in self._assets
                     or file.src_uri in self._served):
                 files.remove(file)
-        added = [File.generated(config, path, content=text) for path, text in self._pages.items()]
-        added += [File.generated(config, path, content=text) for path, text in self._served.items()]
-        added += [File.generated(config, path, abs_src_path=source) for path, source in self._assets.items()]
-        for file in sorted(added, key=file_sort_key):   # the order of a docs folder: the search index's
-            files.append(file)
+        # in the order of a docs folder (the search index's), made before the files are
+        added = {path: {"content": text} for path, text in self._pages.items()}
+        added.update((path, {"content": text}) for path, text in self._served.items())
+        added.update((path, {"abs_src_path": source}) for path, source in self._assets.items())
+        for path in sorted(added, key=docs_order):
+            files.append(File.generated(config, path, **added[path]))
         return files
 
     @_own_time
-    def on_page_content(self, html, page, config, files):
-        if "rulekb-block-" not in html:
-            return html
-        blocks = self._blocks.get(page.file.src_uri)
-        if blocks is None:
-            raise PluginError(f"rulekb: {page.file.src_uri} has placeholders but no HTML blocks were provided "
-                              "for it; build the site with `rulekb build`")
-        try:
-            html = _PLACEHOLDER.sub(lambda m: blocks[int(m.group(1))], html)
-        except IndexError:
-            raise PluginError(f"rulekb: {page.file.src_uri} and its HTML blocks do not match; "
-                              "build the site with `rulekb build`") from None
-        return html
-
-    @_own_time
     def on_env(self, env, config, files):
-        """Every page is rendered now, and mkdocs has yet to check the links to anchors: the ids of
-        the HTML blocks are added to the pages that such a link points to (the hand-written pages
-        link into generated ones: ``rules/retrace.md#702.81a``), not searched in every page. The
-        theme's templates, rendered next, get the UI strings of the site language."""
+        """Every page is rendered now, and mkdocs has yet to write them and to check the links to
+        anchors. For all the pages at once: the HTML blocks in place of their placeholders, the
+        ids of the blocks of a page that a link points into with an anchor that is not one of its
+        headings' (the hand-written pages link into generated ones: ``rules/retrace.md#702.81a``;
+        every page links to its own headings with their permalinks), and the links to each page
+        in the other languages. The theme's templates, rendered next, get the UI strings of the
+        site language."""
         ui = self._ui if self._ui is not None else UI(self._lang or "en", Locale("en"), gettext.NullTranslations())
+        pages = [file.page for file in files.documentation_pages() if file.page is not None]
+        for page in pages:
+            if page.content is not None and _PLACEHOLDER_WORD in page.content:
+                page.content = self._with_blocks(page.content, page.file.src_uri)
+        targets: dict = {}
+        for page in pages:
+            for target, anchors in (page.links_to_anchors or {}).items():
+                present = target.page.present_anchor_ids if target.page is not None else None
+                if present is not None and not present.issuperset(anchors):
+                    targets[target.src_uri] = target.page
+        for src_uri, target_page in targets.items():   # each page once, however many links point into it
+            blocks = self._blocks.get(src_uri)
+            if blocks:
+                target_page.present_anchor_ids.update(_ID.findall("\n".join(blocks)))
+        lang, languages = self._lang, self._languages
         env.globals.update({"_": ui._, "ngettext": ui.ngettext, "rulekb_ui": ui,
-                            "rulekb_site_root": "." if self.config.regenerate else ".."})
-        targets = {target for file in files.documentation_pages() if file.page is not None
-                   for target in (file.page.links_to_anchors or {})}
-        for target in targets:   # each page once, however many links point into it
-            blocks = self._blocks.get(target.src_uri)
-            if blocks and target.page is not None and target.page.present_anchor_ids is not None:
-                target.page.present_anchor_ids.update(_ID.findall("\n".join(blocks)))
+                            "rulekb_site_root": "." if self.config.regenerate else "..",
+                            "rulekb_alternates": {page.file.dest_uri: alternates(page.file.dest_uri, lang, languages)
+                                                  for page in pages}})
         return env
 
-    @_own_time
-    def on_page_context(self, context, page, config, nav):
-        context["rulekb_alternates"] = alternates(page.file.dest_uri, self._lang, self._languages)
-        return context
+    def _with_blocks(self, html: str, src_uri: str) -> str:
+        blocks = self._blocks.get(src_uri)
+        if blocks is None:
+            raise PluginError(f"rulekb: {src_uri} has placeholders but no HTML blocks were provided "
+                              "for it; build the site with `rulekb build`")
+        try:
+            return fill_blocks(html, blocks)
+        except IndexError:
+            raise PluginError(f"rulekb: {src_uri} and its HTML blocks do not match; "
+                              "build the site with `rulekb build`") from None
 
     def on_post_template(self, output_content, template_name, config):
         return "" if template_name == "404.html" else output_content  # empty output: mkdocs writes no file
 
-    @_own_time
     def on_post_page(self, output, page, config):
-        if self._fix_html_lang:
-            return _HTML_LANG.sub(f'<html lang="{self._lang}"', output, count=1)
-        return output
+        if not self._fix_html_lang:   # (material has the language: nothing to do, nothing to time)
+            return output
+        return self._html_lang(output)
+
+    @_own_time
+    def _html_lang(self, output: str) -> str:
+        return _HTML_LANG.sub(f'<html lang="{self._lang}"', output, count=1)

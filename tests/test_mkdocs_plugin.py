@@ -1,0 +1,118 @@
+"""Tests for rulekb.mkdocs_plugin: what its hooks do to mkdocs' files and pages, and what they
+count as the pipeline's processor time. The built site (tests/test_build.py) shows the result
+through mkdocs; here each hook on its own."""
+
+from __future__ import annotations
+
+import random
+import time
+from types import SimpleNamespace
+
+import pytest
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File, file_sort_key
+
+from rulekb.mkdocs_plugin import RulekbPlugin, alternates, docs_order, fill_blocks
+
+LANGUAGES = [["en", "English"], ["de", "Deutsch"], ["fr", "Français"]]
+
+
+def test_the_docs_order_is_mkdocs_order_of_a_docs_folder():
+    paths = ["index.md", "about.md", "rules/index.md", "rules/retrace.md", "rules/a.md", "rules/README.md",
+             "cards/qu.md", "cards/index.md", "glossary.md", "status.md", "n/702.html", "assets/x.css",
+             "a/b/c.md", "a/b/index.md", "a/z.md", "parallel/retrace.md", "search/rules.js"]
+    random.Random(1).shuffle(paths)
+    files = [File(p, src_dir=None, dest_dir="/site", use_directory_urls=False) for p in paths]
+    assert sorted(paths, key=docs_order) == [f.src_uri for f in sorted(files, key=file_sort_key)]
+
+
+def test_each_placeholder_gets_its_block():
+    html = '<h1>T</h1>\n<p>rulekb-block-0</p>\n<h2 id="rule">Rule</h2>\n<p>rulekb-block-1</p>\n<p>rulekb-block-2</p>'
+    blocks = ['<div id="a">one</div>', "<ul><li>two</li></ul>", "<p>three</p>"]
+    assert fill_blocks(html, blocks) == ('<h1>T</h1>\n<div id="a">one</div>\n<h2 id="rule">Rule</h2>\n'
+                                         "<ul><li>two</li></ul>\n<p>three</p>")
+    assert fill_blocks("<p>rulekb-block-1</p><p>rulekb-block-0</p>", ["a", "b"]) == "ba"   # by number, in any order
+    assert fill_blocks("<p>no placeholder</p>", []) == "<p>no placeholder</p>"
+    with pytest.raises(IndexError):
+        fill_blocks("<p>rulekb-block-2</p>", ["a", "b"])
+
+
+def _plugin(blocks, *, lang="de", fix_html_lang=False) -> RulekbPlugin:
+    plugin = RulekbPlugin()
+    plugin.load_config({"lang": lang, "languages": LANGUAGES})
+    plugin.provide({}, blocks, {})
+    plugin._lang, plugin._languages, plugin._fix_html_lang = lang, LANGUAGES, fix_html_lang
+    return plugin
+
+
+class _Thing:
+    """A stand-in for mkdocs' File and Page (hashable, as they are)."""
+
+    def __init__(self, **values) -> None:
+        self.__dict__.update(values)
+
+
+def _page(src_uri: str, content: str | None, anchors: set[str], links=None):
+    file = _Thing(src_uri=src_uri, dest_uri=src_uri.replace(".md", ".html"))
+    page = _Thing(file=file, content=content, present_anchor_ids=set(anchors), links_to_anchors=links)
+    file.page = page
+    return page
+
+
+class _Files:
+    def __init__(self, pages):
+        self._pages = pages
+
+    def documentation_pages(self):
+        return [p.file for p in self._pages]
+
+
+def test_on_env_fills_every_page_links_the_languages_and_adds_the_anchors_a_link_needs():
+    rule = _page("rules/retrace.md", "<h2 id=\"rule\">Rule</h2>\n<p>rulekb-block-0</p>", {"rule"})
+    other = _page("rules/other.md", "<p>rulekb-block-0</p>", {"rule"})
+    hand = _page("about.md", "<p>See <a href=\"rules/retrace.html#702.81a\">retrace</a></p>", set())
+    hand.links_to_anchors = {rule.file: {"702.81a": "rules/retrace.md#702.81a"}}
+    other.links_to_anchors = {other.file: {"rule": "#rule"}}   # a permalink to its own heading
+    plugin = _plugin({"rules/retrace.md": ('<div id="702.81a">x</div>',), "rules/other.md": ('<div id="n1">y</div>',)})
+    env = SimpleNamespace(globals={})
+    plugin.on_env(env, config=None, files=_Files([rule, other, hand]))
+    assert rule.content == '<h2 id="rule">Rule</h2>\n<div id="702.81a">x</div>'
+    assert other.content == '<div id="n1">y</div>'
+    assert hand.content.startswith("<p>See")
+    assert rule.present_anchor_ids == {"rule", "702.81a"}   # the hand-written link's anchor is found
+    assert other.present_anchor_ids == {"rule"}             # its own links are to its headings: not searched
+    assert env.globals["rulekb_alternates"]["rules/retrace.html"] == alternates("rules/retrace.html", "de", LANGUAGES)
+    assert env.globals["rulekb_alternates"]["about.html"][0] == {
+        "lang": "en", "name": "English", "href": "../en/about.html", "current": False}
+    assert plugin.own_seconds > 0
+
+
+def test_a_page_without_its_blocks_is_an_error_naming_it():
+    plugin = _plugin({"rules/a.md": ("<p>x</p>",)})
+    for page, message in ((_page("rules/b.md", "<p>rulekb-block-0</p>", set()), "no HTML blocks"),
+                          (_page("rules/a.md", "<p>rulekb-block-1</p>", set()), "do not match")):
+        with pytest.raises(PluginError, match=message) as err:
+            plugin.on_env(SimpleNamespace(globals={}), config=None, files=_Files([page]))
+        assert page.file.src_uri in str(err.value)
+
+
+def test_the_html_lang_is_set_only_when_the_theme_fell_back_to_english():
+    page = '<!doctype html>\n<html lang="en" class="no-js"><body lang="en"></body></html>'
+    plugin = _plugin({}, lang="xx", fix_html_lang=True)
+    assert plugin.on_post_page(page, page=None, config=None) == page.replace('<html lang="en"', '<html lang="xx"')
+    assert plugin.own_seconds > 0   # the change is the pipeline's work, timed
+    plugin = _plugin({}, lang="de")
+    assert plugin.on_post_page(page, page=None, config=None) is page
+    assert plugin.own_seconds == 0.0   # nothing done: the clock is not read
+
+
+def test_the_hooks_time_is_processor_time():
+    plugin = _plugin({})
+
+    class SlowFiles(_Files):
+        def documentation_pages(self):
+            time.sleep(0.1)   # waiting is not the hook's processor time
+            return []
+
+    plugin.on_env(SimpleNamespace(globals={}), config=None, files=SlowFiles([]))
+    assert plugin.own_seconds < 0.05
