@@ -20,6 +20,19 @@ PAGE = "\n\n".join([
 ]) + "\n"
 
 
+def test_a_page_with_a_blank_line_inside_a_block_is_refused():
+    import pytest
+    assert checked(PAGE) is PAGE
+    assert checked("---\ntitle: x\n---") == "---\ntitle: x\n---"   # front matter alone
+    for bad, shown in ((PAGE.replace("<p>Retrace is", "<p>\n\nRetrace is"), "Retrace is"),   # a blank line in a block
+                       (PAGE.replace("## Rule", "Rule"), "Rule {#rule}"),                     # a paragraph of Markdown
+                       (PAGE.replace("\n\n## Rule", "\n\n\n## Rule"), "\n## Rule"),          # two blank lines
+                       (PAGE.rstrip("\n") + "\n\n", "")):                                      # a blank line at the end
+        with pytest.raises(ValueError, match="blank line inside a block") as err:
+            checked(bad)
+        assert repr(shown)[1:-1] in str(err.value)
+
+
 def test_a_page_is_its_skeleton_and_its_blocks_in_order():
     skeleton, blocks = split_blocks(checked(PAGE))
     assert blocks == [part for part in PAGE.rstrip("\n").split("\n\n")[1:] if part.startswith("<")]

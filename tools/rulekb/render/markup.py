@@ -11,19 +11,25 @@ as written.
 
 from __future__ import annotations
 
+import re
+
 __all__ = ["checked", "split_blocks", "BLOCK"]
 
 BLOCK = "rulekb-block-{}"   # the placeholder paragraph of an HTML block taken out of a page
+
+# a blank line that neither a heading nor an HTML block follows (nor anything: the page's end)
+_LOOSE = re.compile(r"\n\n(?![<#])")
 
 
 def checked(page: str) -> str:
     """A generated page, refused (ValueError) when a part between blank lines is neither a
     heading nor an HTML block: a blank line inside an HTML block would end the block for
-    Markdown, and the rest would be read as Markdown."""
-    parts = page.split("\n\n")
-    for part in parts[1:]:   # parts[0] is the front matter
-        if not part.startswith(("<", "#")):
-            raise ValueError(f"a generated page has a blank line inside a block: {part[:80]!r}")
+    Markdown, and the rest would be read as Markdown. (One scan of the page for such a blank
+    line, not a split of every page into its parts: the parts are made once, by `split_blocks`.)"""
+    loose = _LOOSE.search(page)
+    if loose is not None:
+        part = page[loose.end():].split("\n\n", 1)[0]
+        raise ValueError(f"a generated page has a blank line inside a block: {part[:80]!r}")
     return page
 
 
