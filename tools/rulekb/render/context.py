@@ -221,6 +221,8 @@ class Lang:
         self._meta_titles: dict[tuple[str, Status], str] = {}
         self._release_dates: dict[tuple[str, ...], str] = {}
         self._shared_rulings: dict[object, Markup] = {}   # a ruling's block on the cards' pages, by its view
+        self._language_names: dict[str, str] = {}
+        self._counts: dict[str, dict[State, int]] = {}   # rule id -> its texts by state (`translated_counts`)
         # the page templates in this language; their macros make the pieces kept here (badges, titles)
         self.pages = Pages(ui)
         self.macros = self.pages.macros
@@ -260,6 +262,14 @@ class Lang:
         found = self._shared_rulings.get(view)
         if found is None:
             found = self._shared_rulings[view] = self.macros.ruling(view)
+        return found
+
+    def language_name(self, code: str) -> str:
+        """`UI.language_name`, looked up once per language named (every rule page names the
+        languages of its sources)."""
+        found = self._language_names.get(code)
+        if found is None:
+            found = self._language_names[code] = self.ui.language_name(code)
         return found
 
     def source_kind(self, kind: str) -> str:
@@ -368,8 +378,10 @@ class Lang:
     def unit_name(self, unit: Unit, short: bool = False) -> str:
         """A unit's label in this language: "702.78a", "702.78 Note 1" ("Note 1" when `short`,
         on the rule's own page), "Ruling of 19. Januar 2018"."""
-        _ = self.ui._
         kind = unit.kind
+        if kind is UnitKind.SUBRULE:   # its number, wherever it is named
+            return unit.label
+        _ = self.ui._
         if kind is UnitKind.RULING:
             owner = self.kb.owner(unit.id)
             ruling = owner if isinstance(owner, Ruling) else None
@@ -387,9 +399,13 @@ class Lang:
             return rule.number
         return unit.label
 
-    def translated_counts(self, rule: Rule) -> dict[State, int]:
-        counts: dict[State, int] = {}
-        for unit in rule.units:
-            state = self.choose(unit).state
-            counts[state] = counts.get(state, 0) + 1
+    def translated_counts(self, rule: Rule) -> Mapping[State, int]:
+        """How many of the rule's texts the page shows in each state (its page and the rule
+        index both show it: counted once per rule, kept; not to be changed)."""
+        counts = self._counts.get(rule.id)
+        if counts is None:
+            counts = self._counts[rule.id] = {}
+            for unit in rule.units:
+                state = self.choose(unit).state
+                counts[state] = counts.get(state, 0) + 1
         return counts

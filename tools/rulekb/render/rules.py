@@ -232,7 +232,7 @@ def sources(c: Lang, rule: Rule) -> tuple[SourceView, ...]:
     texts it gives (`source_groups`), named in this language."""
     out = []
     for source_id, by_lang in source_groups(c, rule):
-        texts = tuple((c.ui.language_name(lang), tuple(dict.fromkeys(c.unit_name(unit, short=True) for unit in units)))
+        texts = tuple((c.language_name(lang), tuple(dict.fromkeys(c.unit_name(unit, short=True) for unit in units)))
                       for lang, units in by_lang)
         source = c.kb.sources.get(source_id)
         out.append(SourceView(c.source_title(source_id), c.source_kind(source.kind) if source else None, texts))

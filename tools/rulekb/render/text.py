@@ -266,15 +266,20 @@ class Localised:
         self.words.update({f"T:{rule_id}": escape(title) for rule_id, title in titles.items()})
         self._cache: dict[tuple, Markup] = {}
 
-    def _fill(self, match: re.Match[str]) -> str:
-        return self.words.get(match.group(1), "")
+    def _filled(self, raw: str) -> str:
+        """`raw` with its slots filled: split at the slots (text, slot name, text, …), each slot
+        name replaced by its words, joined (no call back per slot, as a `re.sub` would make)."""
+        parts = _SLOT.split(raw)
+        words = self.words
+        parts[1::2] = [words.get(name, "") for name in parts[1::2]]
+        return "".join(parts)
 
     def html(self, text: str, unit_id: str, text_lang: str, variant: int, where: Where) -> Markup:
         key = (unit_id, text_lang, variant, where.rule, where.card, text)
         found = self._cache.get(key)
         if found is None:
             raw = self.inline.html(text, unit_id, text_lang, variant, where)
-            found = self._cache[key] = Markup(_SLOT.sub(self._fill, raw) if "\x00" in raw else raw)
+            found = self._cache[key] = Markup(self._filled(raw) if "\x00" in raw else raw)
         return found
 
 
