@@ -72,6 +72,8 @@ def test_fill_escapes_the_message_and_plain_values_and_keeps_markup(value):
     assert isinstance(out, Markup)
     assert out == Markup("{} &lt; <i>kept</i>").format(value)
     assert "<b>" not in fill("<b>{a}</b>", a="x")
+    # a message that is Markup already is not escaped again (nor taken for the plain one)
+    assert fill("&amp; {a}", a="<") == "&amp;amp; &lt;" and fill(Markup("&amp; {a}"), a="<") == "&amp; &lt;"
 
 
 def test_md_shows_markdown_specials_literally():
@@ -81,6 +83,7 @@ def test_md_shows_markdown_specials_literally():
 
 def test_front_matter_stores_the_title_escaped_as_a_json_string():
     assert front_matter('A "b" <c>') == '---\ntitle: "A &#34;b&#34; &lt;c&gt;"\n---'
+    assert front_matter("Règle\t“x”\\") == '---\ntitle: "Règle\\t“x”\\\\"\n---'   # JSON, not ASCII-only
     assert front_matter("T", hide=("navigation", "toc"), search_exclude=True) == (
         '---\ntitle: "T"\nhide:\n  - navigation\n  - toc\nsearch:\n  exclude: true\n---')
 

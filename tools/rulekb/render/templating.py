@@ -61,7 +61,14 @@ def fill(message: str, **values: Any) -> Markup:
     """`message` (a translated string with ``{name}`` placeholders) escaped, its placeholders
     filled with `values` (escaped unless they are `Markup`): ``Markup.format`` for plain
     ``{name}`` fields, in a third of its time (it is on every rule page)."""
-    return Markup(str(escape(message)).format_map({k: escape(v) for k, v in values.items()}))
+    # a plain message (the catalog's) escaped once; a Markup one is kept as it is
+    escaped = _escaped(message) if type(message) is str else str(escape(message))
+    return Markup(escaped.format_map({k: escape(v) for k, v in values.items()}))
+
+
+@functools.lru_cache(maxsize=1024)   # the same few dozen messages on every page
+def _escaped(message: str) -> str:
+    return str(escape(message))
 
 
 @functools.lru_cache(maxsize=1024)   # the same few section headings on every page
@@ -84,7 +91,7 @@ def heading(text: str, level: int, anchor: str, search: bool = True) -> Markup:
 def front_matter(title: str, hide: Iterable[str] = (), search_exclude: bool = False) -> Markup:
     """A page's YAML front matter. The title is stored escaped (mkdocs' templates write it
     unescaped) as a JSON string, which YAML reads as the same string."""
-    lines = ["---", f"title: {json.dumps(str(escape(title)), ensure_ascii=False)}"]
+    lines = ["---", f"title: {_JSON.encode(str(escape(title)))}"]
     hidden = list(hide)
     if hidden:
         lines.append("hide:")
@@ -93,6 +100,9 @@ def front_matter(title: str, hide: Iterable[str] = (), search_exclude: bool = Fa
         lines += ["search:", "  exclude: true"]
     lines.append("---")
     return Markup("\n".join(lines))
+
+
+_JSON = json.JSONEncoder(ensure_ascii=False)   # json.dumps(…, ensure_ascii=False), its encoder made once
 
 
 class CompiledTemplates(jinja2.FileSystemBytecodeCache):
