@@ -204,6 +204,19 @@ def peak_memory_mb() -> float:
     return max(own, children) / 1024   # kilobytes on Linux
 
 
+def timed_build(dataset: Path, out: Path):
+    """One `build_site` of `dataset` into `out`/site: (seconds, result, timeline), or the
+    exception it raised (the bench reports, it does not crash)."""
+    from rulekb.build import build_site
+    timeline = Timeline()
+    start = time.perf_counter()
+    try:
+        result = build_site(dataset, out / "site", work=out / "work", out=timeline)  # type: ignore[arg-type]
+    except Exception as exc:  # noqa: BLE001
+        return exc
+    return time.perf_counter() - start, result, timeline
+
+
 def build_figures(record, dataset: Path, out: Path, prefix: str, cold_target: float | None,
                   again_target: float | None, languages: tuple[str, ...], cold_runs: int = 1) -> None:
     """Build the site of `dataset` into `out`/site cold (`cold_runs` times, each from an empty
@@ -211,7 +224,6 @@ def build_figures(record, dataset: Path, out: Path, prefix: str, cold_target: fl
     name starting with `prefix`. With several cold builds the time and the pipeline/mkdocs share
     are their medians (each printed), the parts those of the build with the median share: mkdocs'
     own processor time moves by a fifth from build to build on a shared machine."""
-    from rulekb.build import build_site
     from rulekb.render import paths
     from rulekb.timing import PAGE_PIPELINE
     site = out / "site"
@@ -220,14 +232,11 @@ def build_figures(record, dataset: Path, out: Path, prefix: str, cold_target: fl
         if run:
             for folder in (site, out / "work"):
                 shutil.rmtree(folder, ignore_errors=True)
-        timeline = Timeline()
-        start = time.perf_counter()
-        try:
-            result = build_site(dataset, site, work=out / "work", out=timeline)  # type: ignore[arg-type]
-        except Exception as exc:  # the bench reports, it does not crash
-            record(prefix + "build (cold)", None, "s", cold_target, f"failed: {exc}")
+        built = timed_build(dataset, out)
+        if isinstance(built, Exception):
+            record(prefix + "build (cold)", None, "s", cold_target, f"failed: {built}")
             return
-        total = time.perf_counter() - start
+        total, result, timeline = built
         share = 100.0 * result.page_pipeline_cpu / result.mkdocs_cpu if result.mkdocs_cpu else None
         cold.append((total, share, result, timeline))
     median = lambda values: sorted(values)[len(values) // 2]  # noqa: E731
@@ -270,15 +279,13 @@ def build_figures(record, dataset: Path, out: Path, prefix: str, cold_target: fl
     record(f"{prefix}search: rulings of cards", rulings.stat().st_size / 1e6 if rulings.is_file() else None, "MB",
            2.5, "shared by the languages, loaded after the card names")
 
-    timeline = Timeline()
-    start = time.perf_counter()
-    try:
-        result = build_site(dataset, site, work=out / "work", out=timeline)  # type: ignore[arg-type]
-    except Exception as exc:  # the bench reports, it does not crash
-        record(prefix + "build (again)", None, "s", again_target, f"failed: {exc}")
+    built = timed_build(dataset, out)
+    if isinstance(built, Exception):
+        record(prefix + "build (again)", None, "s", again_target, f"failed: {built}")
         return
+    seconds, result, _ = built
     pages = ", ".join(f"{b.lang} {b.pages}" + (" reused" if b.reused else "") for b in result.languages)
-    record(prefix + "build (again)", time.perf_counter() - start, "s", again_target,
+    record(prefix + "build (again)", seconds, "s", again_target,
            f"pages: {pages}; {result.files} files, {result.size / 1e6:.1f} MB")
 
 
