@@ -29,14 +29,14 @@ from typing import Iterable, Mapping, Sequence
 from .. import cache as cache_module
 from .. import langid
 from ..knowledge import ProjectFiles
-from ..models import Finding, KnowledgeBase
+from ..models import Finding, KnowledgeBase, Rule
 
 FOLDER = "check-files"
-# The modules whose code decides a kept finding, besides the check package: what makes the knowledge
-# base of a file, and what the checks read.
-_INPUT_MODULES = ("models.py", "refs.py", "termbase.py", "phraseology.py", "langid.py", "schema.py", "validate.py",
-                  "validate_cards.py", "link.py", "load.py", "layout.py", "knowledge.py", "releaseranges.py",
-                  "diagnostics.py")
+# The modules whose code decides a finding, besides the check package: what makes the knowledge
+# base of a file, and what the checks read (also part of the run cache's version, `check.cache`).
+FINDING_MODULES = ("models.py", "refs.py", "termbase.py", "phraseology.py", "langid.py", "schema.py", "validate.py",
+                   "validate_cards.py", "link.py", "load.py", "layout.py", "knowledge.py", "releaseranges.py",
+                   "diagnostics.py")
 
 
 @functools.cache
@@ -44,15 +44,13 @@ def code_version() -> str:
     """A hash of the check package's sources and the modules a finding comes from, with Python's
     version and the language model's (py3langid's)."""
     package = Path(__file__).resolve().parent
-    paths = sorted(package.glob("*.py")) + [package.parent / name for name in _INPUT_MODULES]
+    paths = sorted(package.glob("*.py")) + [package.parent / name for name in FINDING_MODULES]
     return cache_module.code_version(paths, sys.version, langid.model_version())
 
 
 def unit_files(kb: KnowledgeBase) -> dict[str, str]:
-    """Unit id -> the data file that holds its rule or ruling (a rule's file, a ruling's file)."""
-    out = {unit.id: rule.file for rule in kb.rules for unit in rule.units}
-    out.update((ruling.unit.id, ruling.unit.pos.file) for ruling in kb.rulings)
-    return out
+    """Unit id -> the data file that holds its rule or ruling (`KnowledgeBase.owners`)."""
+    return {unit: owner.file if isinstance(owner, Rule) else owner.unit.pos.file for unit, owner in kb.owners.items()}
 
 
 class ByFile:

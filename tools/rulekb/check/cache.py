@@ -25,26 +25,28 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from .. import cache as cache_module
+from .. import langid
 from ..knowledge import ProjectFiles, read_files
 from ..layout import TRANSLATIONS_DIR
 from . import CheckResult
+from .byfile import FINDING_MODULES
 
-# The modules whose code decides a check result or a report, besides the check and report packages.
-_INPUT_MODULES = ("models.py", "refs.py", "termbase.py", "phraseology.py", "langid.py", "schema.py", "validate.py",
-                  "validate_cards.py", "link.py", "load.py", "layout.py", "knowledge.py", "i18n.py", "render/templating.py")
+# The modules whose code decides a check result or a report, besides the check and report packages:
+# those a finding comes from (`byfile.FINDING_MODULES`) and those a report's words come from.
+_INPUT_MODULES = FINDING_MODULES + ("i18n.py", "render/templating.py")
 UI_CATALOGS = TRANSLATIONS_DIR + "/ui"   # the gettext catalogs a report's labels may come from
 
 
 @functools.cache
 def code_version() -> str:
     """A hash of the check and report packages' sources, the report templates and the modules
-    they read, with Python's version."""
+    they read, with Python's version and the language model's."""
     package = Path(__file__).resolve().parent
     top = package.parent
     paths = (sorted(package.glob("*.py")) + sorted((top / "report").glob("*.py"))
              + [top / name for name in _INPUT_MODULES]
              + sorted(p for p in (top / "templates").rglob("*") if p.is_file()))
-    return cache_module.code_version(paths, sys.version)
+    return cache_module.code_version(paths, sys.version, langid.model_version())
 
 
 def inputs_key(files: ProjectFiles | Path, profile: str, langs: Iterable[str] | None) -> str | None:
