@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
+from typing import Mapping, NamedTuple, Sequence
 
 from markupsafe import Markup
 
@@ -21,8 +21,7 @@ from .templating import Pages
 from .text import CardNames, Inline, Localised, Shown, State, Where, choose, link_index
 
 
-@dataclass(frozen=True)
-class Alternative:
+class Alternative(NamedTuple):
     """Another version of a text in the language shown."""
 
     text: Markup
@@ -31,8 +30,7 @@ class Alternative:
     note: str | None
 
 
-@dataclass(frozen=True)
-class UnitView:
+class UnitView(NamedTuple):
     """The block of one text unit on a page."""
 
     kind: str               # title, summary, text, subrule, note, ruling

@@ -11,6 +11,7 @@ from __future__ import annotations
 import unicodedata
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from markupsafe import Markup
 
@@ -23,30 +24,26 @@ from .text import State, Where
 from .versions import VersionsOfUnit, versions_of
 
 
-@dataclass(frozen=True)
-class Progress:
+class Progress(NamedTuple):
     done: int               # texts translated (current or stale)
     total: int
     stale: int
 
 
-@dataclass(frozen=True)
-class CardLink:
+class CardLink(NamedTuple):
     href: str
     name: str
     lang: str | None        # None: a card id not in the knowledge base
 
 
-@dataclass(frozen=True)
-class RulingView:
+class RulingView(NamedTuple):
     date: str
     show_date: bool
     unit: UnitView
     cards: tuple[CardLink, ...]   # empty: not shown
 
 
-@dataclass(frozen=True)
-class NoteView:
+class NoteView(NamedTuple):
     """A rule note; a note that is an official card ruling is shown as that ruling: its date and
     the cards it stands on beside its text."""
 
@@ -54,8 +51,7 @@ class NoteView:
     ruling: RulingView | None
 
 
-@dataclass(frozen=True)
-class HistoryEntry:
+class HistoryEntry(NamedTuple):
     number: str
     start: str | None       # dates in this language's long form
     end: str | None
@@ -63,8 +59,7 @@ class HistoryEntry:
     shown: bool             # the number of the text on this page
 
 
-@dataclass(frozen=True)
-class MoveView:
+class MoveView(NamedTuple):
     """A text that moved into this rule (`here`) or out of it into another rule."""
 
     here: bool
@@ -76,22 +71,19 @@ class MoveView:
     diff: Markup | None     # the rewording on the way, if any
 
 
-@dataclass(frozen=True)
-class SourceView:
+class SourceView(NamedTuple):
     title: str
     kind: str | None        # None: not in rules/sources.yaml
     texts: tuple[tuple[str, tuple[str, ...]], ...]   # (language name, labels of its texts)
 
 
-@dataclass(frozen=True)
-class Backlink:
+class Backlink(NamedTuple):
     href: str
     name: str
     title: Markup           # the title of the rule the text belongs to (may be empty)
 
 
-@dataclass(frozen=True)
-class RulePage:
+class RulePage(NamedTuple):
     name: str               # "702.78 Retrace" (the page title)
     number: str
     title: Markup
