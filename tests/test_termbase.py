@@ -132,6 +132,29 @@ def test_find_terms(tb, lang, text, expected):
     assert found == expected
 
 
+
+@pytest.mark.parametrize("lang,text,concepts,expected", [
+    # the same occurrences as the whole search, those of the concepts asked for
+    ("de", "Das Bezahlen der Rückkauf-Kosten eines Zauberspruchs", {"buyback"}, [("Rückkauf", "buyback")]),
+    ("de", "Das Bezahlen der Rückkauf-Kosten eines Zauberspruchs", {"buyback", "spell"},
+     [("Rückkauf", "buyback"), ("Zauberspruchs", "spell")]),
+    ("de", "indem man dessen Zurückverfolgen-Fähigkeit nutzt", {"buyback", "dredge"}, []),
+    ("en", "Retrace appears on some instants; RETRACE again", {"retrace"}, [("Retrace", "retrace"), ("RETRACE", "retrace")]),
+    # a longer term of another concept still wins its words: "land card" is not "land"
+    ("en", "discards a land card", {"land-card"}, [("land card", "land-card")]),
+    ("en", "counter target spell", {"spell"}, []),
+    # a form inside a longer word is not an occurrence, whether asked for or not
+    ("en", "Redredge", {"dredge"}, []),
+    ("en", "a spell", frozenset(), []),
+])
+def test_find_terms_of_some_concepts(tb, lang, text, concepts, expected):
+    """What the render stage asks for (the concepts a text links to): the occurrences of those
+    concepts that the whole search finds, and only those."""
+    found = [(text[m.start:m.end], m.concept_id) for m in tb.find_terms(text, lang, frozenset(concepts))]
+    assert found == expected
+    whole = [(text[m.start:m.end], m.concept_id) for m in tb.find_terms(text, lang) if m.concept_id in concepts]
+    assert found == whole
+
 def test_preferred(tb):
     assert tb.preferred("land-card", "de").text == "Länderkarte"
     assert tb.preferred("priority", "de").status == "admitted"  # no preferred one: the first admitted

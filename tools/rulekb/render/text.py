@@ -172,6 +172,10 @@ class Inline:
         # the card names and terms found in a text, by (text, its language): a ruling of twelve
         # cards is rendered on each card's section, where only its link to that card differs
         self._found: dict[tuple[str, str], tuple[tuple[tuple[int, int, str], ...], tuple]] = {}
+        # the termbase's concepts a text links to: those of a rule of the knowledge base
+        kb = linked.kb
+        self.linked_concepts = frozenset(c.id for c in termbase.concepts if c.rule is not None and kb.rule(c.rule) is not None
+                                         ) if termbase is not None else frozenset()
 
     @staticmethod
     def _href(page: str, fragment: str | None = None) -> str:
@@ -208,12 +212,12 @@ class Inline:
         return found
 
     def found_in(self, text: str, text_lang: str) -> tuple[tuple[tuple[int, int, str], ...], tuple]:
-        """The card names (start, end, card id) and the termbase's terms (`TermMatch`) in a
-        text, looked for once per text and language (`_found`)."""
+        """The card names (start, end, card id) and the termbase's terms that link to a rule
+        (`TermMatch`) in a text, looked for once per text and language (`_found`)."""
         key = (text, text_lang)
         found = self._found.get(key)
         if found is None:
-            terms = tuple(self.termbase.find_terms(text, text_lang)) if self.termbase is not None else ()
+            terms = self.termbase.find_terms(text, text_lang, self.linked_concepts) if self.termbase is not None else ()
             found = self._found[key] = (tuple(self.cards.find(text)), terms)
         return found
 
