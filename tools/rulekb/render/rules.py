@@ -309,8 +309,7 @@ def parallel_page(c: Lang, rule: Rule) -> str:
 # ---------------------------------------------------------------- indexes
 
 
-@dataclass(frozen=True)
-class IndexRow:
+class IndexRow(NamedTuple):
     id: str
     number: str
     href: str
