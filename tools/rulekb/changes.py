@@ -311,7 +311,10 @@ def compare_releases(kb: KnowledgeBase, new: str, old: str | None = None, *,
 
 def all_steps(kb: KnowledgeBase) -> tuple[ReleaseChanges, ...]:
     """Each imported release but the oldest against the release before it, newest first; the
-    releases indexed once for all of them (`Releases`)."""
+    releases indexed once for all of them (`Releases`), not at all when fewer than two are
+    imported (nothing to compare)."""
+    if len(imported(kb)) < 2:
+        return ()
     index = Releases(kb)
     known = index.known
     return tuple(compare_releases(kb, new, old, releases=index) for old, new in reversed(list(zip(known, known[1:]))))
