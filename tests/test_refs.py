@@ -80,6 +80,9 @@ SEEDS = [
     ("section 702", ("702",)),
     ("Abschnitt 702", ("702",)),
     ("rule\u00a0702", ("702",)),
+    ("ABSCHNITTEN \n\u00a0 601 und 602", ("601", "602")),   # the longest word, a run of white space
+    ("see 601.2 and rules 603", ("601.2", "603")),           # a rule word after an earlier number
+    ("(rules 601, 602)", ("601", "602")),
     # invalid ranges keep their full-number endpoints
     ("702.80–702.78", ("702.80", "702.78")),
     ("601.2g–e", ("601.2g",)),
@@ -99,6 +102,7 @@ NOTHING = [
     "1702.49", "702.4999", "702.78ab", "702.78A", "702.78l", "702.78o", "702.05", "012.3",
     "€3.50", "€350.50", "$100.25", "-702.78", "+702.78", "1.702.49", "702.49.1", "100.000 Karten",
     "702.", "page 702", "v702.78", "702.78x1", "ab702.78",
+    "subrules 601", "rule601", "rules, 601", "rules 601x", "Regelwerk 601",
     "legst du auf nichts eine +1/+1-Marke",
     "„Ausgraben N“ bedeutet: „Solange du mindestens N Karten",
     "Mets 100 marqueurs +1/+1 le 19/01/2018.",

@@ -31,17 +31,29 @@ _RULE_WORDS = r"(?i:rules?|regeln?|règles?|sections?|abschnitt(?:e|en|s)?)"
 _SPACE = r"[ \u00a0\u202f]?"  # one optional (no-break) space around a range dash
 _DASH = r"[\-\u2010-\u2013]"  # hyphen-minus, hyphen, non-breaking hyphen, figure dash, en dash
 
-# One number expression: optional rule word, a number, optional range end ("–g" or "–601.2g").
+# What a number must not be glued to (the character before it): digits, letters, dots, signs, prices.
+_GLUE = r"[\w./+\-\u2010-\u2014\u2212€$£]"
+
+# One number expression: a number, optional range end ("–g" or "–601.2g"). The scan looks for numbers
+# (a pattern that begins with a digit, which the regular expression engine finds fast) and looks back
+# from each for a rule word (`_WORD_BEFORE`): a pattern that began with the optional word tried the
+# word's spellings at every character of every text, seven times slower (link stage).
 _REFERENCE = re.compile(
     rf"""
-    (?:\b(?P<word>{_RULE_WORDS})\s+)?
-    (?<![\w./+\-\u2010-\u2014\u2212€$£])          # not glued to digits, letters, dots, signs, prices
-    (?P<first>{_RULE_NUMBER.pattern})
+    (?P<first>
+        [1-9](?<!{_GLUE}[1-9])                     # not glued to what precedes it
+        [0-9]{{2}}(?:\.[1-9][0-9]{{0,2}}[{SUBRULE_LETTERS}]?)?
+    )
     (?:{_SPACE}{_DASH}{_SPACE}(?P<last>{_RULE_NUMBER.pattern}|[{SUBRULE_LETTERS}]))?
     (?!\w|\.[0-9])                                 # not followed by letters, digits or ".digit"
     """,
     re.VERBOSE,
 )
+
+# A rule word ending where the white space before a number begins ("rules 601"); `_WORD_BEFORE_LONGEST`:
+# its longest spelling ("abschnitten"), how far back from there it may begin.
+_WORD_BEFORE = re.compile(rf"\b{_RULE_WORDS}\Z")
+_WORD_BEFORE_LONGEST = 11
 
 # What may stand between two items of a list: "601, 602", "601 and 602", "601, 602 und 603", "601 ou 602".
 _LIST_GAP = re.compile(r"\s*,?\s*(?:(?:and|or|und|oder|et|ou)\s+)?", re.IGNORECASE)
@@ -186,8 +198,11 @@ def find_references(text: str) -> tuple[Reference, ...]:
     listed = False  # inside a list introduced by a rule word
     previous_end = 0
     for match in _REFERENCE.finditer(text):
-        gap_is_list = _LIST_GAP.fullmatch(text, previous_end, match.start()) is not None
-        listed = match["word"] is not None or (listed and gap_is_list)
+        start = match.start()
+        words_end = previous_end + len(text[previous_end:start].rstrip())   # where the white space before it begins
+        worded = words_end < start and _WORD_BEFORE.search(
+            text, max(previous_end, words_end - _WORD_BEFORE_LONGEST), words_end) is not None
+        listed = worded or (listed and _LIST_GAP.fullmatch(text, previous_end, start) is not None)
         previous_end = match.end()
         if "." in match["first"] or listed:
             references.extend(_references(match))
