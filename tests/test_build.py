@@ -284,6 +284,27 @@ def test_unchanged_languages_are_not_built_again(built, tmp_path):
     assert digest(again.site) == digest(built.site)
 
 
+def test_a_language_is_built_again_when_what_all_languages_share_changes(tmp_path):
+    # the root mkdocs.yml, templates, plugin and program versions are read once per build
+    # (`SharedInputs`) and count in every language's fingerprint as when each language read them
+    from dataclasses import replace
+    from rulekb.build import SharedInputs, fingerprint
+    project = data_copy(tmp_path / "project")
+    folder = tmp_path / "de"
+    folder.mkdir()
+    (folder / "mkdocs.yml").write_text("INHERIT: ../project/mkdocs.yml\n", encoding="utf-8")
+    shared = SharedInputs.of(project)
+    fp = fingerprint(folder, project, 1, "de", "pages", shared)
+    assert fp == fingerprint(folder, project, 1, "de", "pages")
+    for changed in (replace(shared, templates="other"), replace(shared, plugin="other"),
+                    replace(shared, versions=("mkdocs=0",))):
+        assert fingerprint(folder, project, 1, "de", "pages", changed) != fp
+    (project / "mkdocs.yml").write_text((project / "mkdocs.yml").read_text(encoding="utf-8") + "\n# edited\n",
+                                        encoding="utf-8")
+    assert fingerprint(folder, project, 1, "de", "pages", SharedInputs.of(project)) != fp
+    assert fingerprint(folder, project, 1, "de", "other pages", shared) != fp
+
+
 def test_a_failed_build_leaves_the_previous_site_whole(built, tmp_path):
     project = project_copy(tmp_path)
     site = project / "site"
