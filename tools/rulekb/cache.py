@@ -1,5 +1,6 @@
 """Per-user caches of derived data: where they live and the cache of parsed and validated files
-(used by the load -> validate step of `knowledge`; the language check keeps its model there too).
+(used by the load -> validate step of `knowledge`, and by `termbase` for the termbase file; the language check
+keeps its model there too).
 
 `cache_dir()`: ``$RULEKB_CACHE_DIR`` (set but empty: no cache at all), else
 ``$XDG_CACHE_HOME/rulekb``, else ``~/.cache/rulekb``. Everything in it is derived data, made again
