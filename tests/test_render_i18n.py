@@ -97,6 +97,33 @@ def test_a_broken_catalog_is_a_data_error_with_file_and_line(tmp_path, text, lin
     assert (problem.file, problem.line) == ("translations/ui/de.po", line)
 
 
+def test_an_unchanged_catalog_comes_from_the_cache_and_an_edited_one_is_compiled_again(tmp_path, monkeypatch):
+    from rulekb import i18n
+    monkeypatch.setenv("RULEKB_CACHE_DIR", str(tmp_path / "cache"))
+    folder = tmp_path / "translations" / "ui"
+    folder.mkdir(parents=True)
+    catalog = folder / "de.po"
+    german = Language("de", "Deutsch", "German", "de_DE")
+    catalog.write_text('msgid "Rules"\nmsgstr "Regeln"\n', encoding="utf-8")
+    assert load_ui(tmp_path, german)._("Rules") == "Regeln"
+    assert list((tmp_path / "cache" / "ui-catalogs").rglob("*.pickle"))
+
+    def not_read(*args, **kwargs):
+        raise AssertionError("the catalog was read again")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(i18n, "read_po", not_read)
+        assert load_ui(tmp_path, german)._("Rules") == "Regeln"
+
+    catalog.write_text('msgid "Rules"\nmsgstr "Die Regeln"\n', encoding="utf-8")   # an edit: compiled again
+    assert load_ui(tmp_path, german)._("Rules") == "Die Regeln"
+
+    catalog.write_text('msgid "Rules"\nmsgstr "Regeln\n', encoding="utf-8")         # a problem: every time, never kept
+    for _ in range(2):
+        with pytest.raises(DataError, match="no closing double quote"):
+            load_ui(tmp_path, german)
+
+
 def test_escaped_quotes_are_read(tmp_path):
     folder = tmp_path / "translations" / "ui"
     folder.mkdir(parents=True)
