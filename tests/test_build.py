@@ -467,22 +467,35 @@ def test_the_language_processes_start_before_the_pages_are_rendered_and_get_thei
 
 
 def test_pages_handed_over_travel_as_utf8_and_the_rendered_pages_keep_no_utf8_copy():
-    """The hand-over pickles a language's pages as UTF-8 bytes, page by page: pickling the
-    rendered str itself would leave a UTF-8 copy of every non-ASCII page with it in the build
-    process until the end (CPython keeps the str's UTF-8 form once asked for)."""
+    """The hand-over pickles a language's pages as UTF-8 bytes, each page encoded once for its
+    digest and the pipe: pickling the rendered str itself would leave a UTF-8 copy of every
+    non-ASCII page with it in the build process until the end (CPython keeps the str's UTF-8
+    form once asked for). The digest (the language's fingerprint: rebuilt or reused) follows
+    every page's text and whether it is generated."""
     import pickle
     import sys as _sys
+    from types import SimpleNamespace
 
-    from rulekb.build import LanguagePages, Utf8Pages, split_pages
+    from rulekb.build import language_pages, split_pages
     from rulekb.models import dumps
+
+    def handed(texts, generated=frozenset({"rules/retrace.md"})):
+        prepared = SimpleNamespace(site=SimpleNamespace(docs={"de": texts}, generated={"de": generated}),
+                                   assets={}, kb=SimpleNamespace(language_codes=("de",)))
+        return language_pages(prepared, "de")
+
     texts = {"rules/retrace.md": "# 702.81 Zurückverfolgen\n\n<p>Rückverfolgung → Friedhof</p>", "index.md": "# Startseite"}
     sizes = {path: _sys.getsizeof(text) for path, text in texts.items()}
-    pages = LanguagePages("de", Utf8Pages(texts), frozenset({"rules/retrace.md"}), {}, "digest")
+    pages = handed(texts)
     there = pickle.loads(dumps(pages))
     assert there.docs == {path: text.encode("utf-8") for path, text in texts.items()} and type(there.docs) is dict
     assert {path: _sys.getsizeof(text) for path, text in texts.items()} == sizes   # no UTF-8 copy kept here
     assert split_pages(there) == split_pages(pages)
     assert split_pages(there).blocks["rules/retrace.md"] == ("<p>Rückverfolgung → Friedhof</p>",)
+    assert split_pages(there).pages["index.md"] == "# Startseite"
+    assert handed(dict(texts)).digest == pages.digest
+    assert handed({**texts, "index.md": "# Start"}).digest != pages.digest
+    assert handed(texts, frozenset()).digest != pages.digest
 
 
 def test_the_build_accounts_for_its_processor_time_by_part(built):

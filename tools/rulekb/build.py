@@ -371,36 +371,16 @@ def prepare(root: Path, languages: Sequence[str] | None = None, *, concurrent_ch
     return Prepared(kb, linked, uis, site, assets, source_date_epoch(kb))
 
 
-class Utf8Pages(Mapping[str, bytes]):
-    """Rendered pages ({docs path: Markdown}) read as UTF-8, each page encoded when it is asked
-    for. Pickled, they are a dict of bytes, written page by page (the pickler takes the items
-    one at a time from `__reduce__`'s iterator), so handing a language over never holds all its
-    pages encoded at once; unpickled, that plain dict."""
-
-    def __init__(self, texts: Mapping[str, str]) -> None:
-        self.texts = texts
-
-    def __getitem__(self, path: str) -> bytes:
-        return self.texts[path].encode("utf-8")
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.texts)
-
-    def __len__(self) -> int:
-        return len(self.texts)
-
-    def __reduce__(self):
-        return dict, (), None, None, ((path, text.encode("utf-8")) for path, text in sorted(self.texts.items()))
-
-
 @dataclass(frozen=True)
 class LanguagePages:
     """One language's pages as rendered, what this process hands to the language's mkdocs
     process (which splits them, `split_pages`): only its own language's, pickled through a pipe.
-    The pages travel as UTF-8 bytes (`Utf8Pages` here, a dict of bytes there): pickling a str
-    that is not ASCII keeps a UTF-8 copy of it with the str for as long as the str lives
-    (CPython's pickle asks the str for its UTF-8 form, which the str then holds), here, where
-    the rendered pages stay until the end."""
+    The pages travel as UTF-8 bytes, each page encoded once (`language_pages`), and the digest
+    is taken of the bytes that are sent. Not the rendered str: pickling a str that is not ASCII
+    keeps a UTF-8 copy of it with the str for as long as the str lives (CPython's pickle asks
+    the str for its UTF-8 form, which the str then holds), here, where the rendered pages stay
+    until the end. (Holding a language's bytes from the digest to the pipe costs no more memory
+    than pickling them: the pickler keeps every object it wrote, its memo, until it is done.)"""
     lang: str
     docs: Mapping[str, bytes]                 # docs path -> Markdown, UTF-8 (a generated page: with its HTML blocks)
     generated: frozenset[str]                 # the docs paths of generated pages
@@ -419,31 +399,34 @@ class LanguageInputs:
 
 
 def language_pages(prepared: Prepared, lang: str) -> LanguagePages:
-    """Step 3 for one language, in this process: its rendered pages and assets, and their digest."""
+    """Step 3 for one language, in this process: its rendered pages, each encoded to UTF-8 once
+    (the bytes that are hashed are those that are sent), its assets, and their digest."""
     docs = prepared.site.docs[lang]
     generated = prepared.site.generated[lang]
     digest = hashlib.sha256()
-    for path, text in sorted(docs.items()):
+    encoded: dict[str, bytes] = {}
+    for path in sorted(docs):
+        data = encoded[path] = docs[path].encode("utf-8")
         digest.update(path.encode("utf-8") + (b"\1" if path in generated else b"\0"))
-        digest.update(text.encode("utf-8"))
+        digest.update(data)
         digest.update(b"\2")
     assets: dict[str, str] = {}
     for rel, source in sorted(_assets_for(prepared.assets, lang, prepared.kb.language_codes).items()):
         if rel not in docs:
             assets[rel] = str(source.resolve())
             digest.update(rel.encode("utf-8") + b"\0" + source.read_bytes() + b"\3")
-    return LanguagePages(lang, Utf8Pages(docs), generated, assets, digest.hexdigest())
+    return LanguagePages(lang, encoded, generated, assets, digest.hexdigest())
 
 
 def split_pages(pages: LanguagePages) -> LanguageInputs:
-    """Step 3, in the language's mkdocs process: its generated pages split into skeleton and
-    HTML blocks (`render.markup.split_blocks`)."""
+    """Step 3, in the language's mkdocs process: its pages decoded, the generated ones split into
+    skeleton and HTML blocks (`render.markup.split_blocks`)."""
     skeletons: dict[str, str] = {}
     blocks: dict[str, tuple[str, ...]] = {}
-    docs = pages.docs
-    texts = docs.texts if isinstance(docs, Utf8Pages) else {path: data.decode("utf-8") for path, data in docs.items()}
-    for path, text in sorted(texts.items()):
-        if path in pages.generated:
+    generated = pages.generated
+    for path, data in sorted(pages.docs.items()):
+        text = data.decode("utf-8")
+        if path in generated:
             text, html = split_blocks(text)
             blocks[path] = tuple(html)
         skeletons[path] = text
