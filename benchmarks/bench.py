@@ -102,11 +102,14 @@ def rulekb(*argv: str, no_cache: bool = False) -> tuple[float, int, str]:
 
 
 def clear_knowledge_cache() -> None:
-    """Empty the knowledge cache (README, "Caches"), for a cold run."""
+    """Empty the caches of parsed files (README, "Caches"), for a cold run: the knowledge cache,
+    the termbase's and the UI catalogs', and the card files' name index (made from the knowledge
+    cache by the first `rulekb card`)."""
     from rulekb.cache import cache_dir
     folder = cache_dir()
     if folder is not None:
-        shutil.rmtree(folder / "knowledge", ignore_errors=True)
+        for name in ("knowledge", "termbase", "ui-catalogs", "card-names"):
+            shutil.rmtree(folder / name, ignore_errors=True)
 
 
 def clear_check_cache(kept: bool = False) -> None:
