@@ -498,6 +498,43 @@ def test_pages_handed_over_travel_as_utf8_and_the_rendered_pages_keep_no_utf8_co
     assert handed(texts, frozenset()).digest != pages.digest
 
 
+
+def test_the_hand_over_holds_one_language_s_encoded_pages_at_a_time(seed, tmp_path, monkeypatch):
+    """Issue 13's memory: a language's pages, encoded to UTF-8 for its mkdocs process, are let go
+    once they are sent, before the next language's are encoded (holding two made the complete
+    build's largest process 76 MB larger)."""
+    import gc
+    import weakref
+
+    from rulekb import build as build_module
+
+    prepared = build_module.prepare(seed, ["en", "de", "fr"])
+    made: list[weakref.ref] = []
+    alive_when_next_made: list[bool] = []
+    encode = build_module.language_pages
+
+    def language_pages(prepared, lang):
+        gc.collect()
+        alive_when_next_made.extend(ref() is not None for ref in made)
+        pages = encode(prepared, lang)
+        made.append(weakref.ref(pages))
+        return pages
+
+    class Processes:   # sends nothing, keeps nothing
+        fed: list[str] = []
+
+        def feed(self, i, value):
+            self.fed.append(value.lang)
+
+        def skip(self, i):
+            raise AssertionError("a language of an empty build folder is never reusable")
+
+    monkeypatch.setattr(build_module, "language_pages", language_pages)
+    processes = Processes()
+    handed = build_module.hand_over(seed, tmp_path / "work", prepared, ("en", "de", "fr"), processes)
+    assert processes.fed == ["en", "de", "fr"] and handed.todo == ("en", "de", "fr")
+    assert len(made) == 3 and alive_when_next_made == [False, False, False]
+
 def test_the_build_accounts_for_its_processor_time_by_part(built):
     from rulekb.timing import PAGE_PIPELINE, Part
     result = built.result
