@@ -1,6 +1,7 @@
 """Per-user caches of derived data: where they live and the cache of parsed and validated files
-(used by the load -> validate step of `knowledge`, and by `termbase` for the termbase file; the language check
-keeps its model there too).
+(used by the load -> validate step of `knowledge`; `cached` keeps one value per file content for
+the termbase, the UI catalogs and the phraseology; the card lookup, the checks and the language
+check keep theirs there too).
 
 `cache_dir()`: ``$RULEKB_CACHE_DIR`` (set but empty: no cache at all), else
 ``$XDG_CACHE_HOME/rulekb``, else ``~/.cache/rulekb``. Everything in it is derived data, made again
@@ -29,11 +30,13 @@ import pickle
 import shutil
 import time
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable, TypeVar
 
 from .models import dumps
 
 STALE_DAYS = 7
+
+T = TypeVar("T")
 
 
 def cache_dir() -> Path | None:
@@ -54,8 +57,6 @@ def code_version(paths: Iterable[Path], *extra: str) -> str:
     for text in extra:
         digest.update(text.encode() + b"\0")
     return digest.hexdigest()[:24]
-
-
 
 
 class FileCache:
@@ -114,3 +115,22 @@ class FileCache:
             return
         for other in others:
             shutil.rmtree(other, ignore_errors=True)
+
+
+def cached(name: str, version: str, key: Iterable[bytes | str], make: Callable[[], T], kind: type[T]) -> T:
+    """`make()`, kept in the cache ``<cache_dir>/<name>/<version>/`` under the `FileCache.key` of
+    the parts of `key` (a file's bytes and what it is read against): the value kept for the same
+    parts by the same code (`version`) is returned instead of made again. A value that `make`
+    does not return (its problems raised as `DataError`) is never kept, so they are reported
+    every time; without a cache folder, `make()`."""
+    folder = cache_dir()
+    if folder is None:
+        return make()
+    store = FileCache(folder / name, version)
+    entry = FileCache.key(*key)
+    found = store.get(entry)
+    if isinstance(found, kind):
+        return found
+    value = make()
+    store.put(entry, value)
+    return value

@@ -109,18 +109,20 @@ def _unterminated(text: str, display: str) -> list[Problem]:
     return problems
 
 
-def read_catalog(path: Path, display: str) -> Catalog:
-    """Parse a .po file; a syntax error becomes a DataError naming file and line."""
+def read_catalog(path: Path, display: str, data: bytes | None = None) -> Catalog:
+    """Parse a .po file (its bytes `data`, when they are read already); a syntax error becomes a
+    DataError naming file and line."""
+    if data is None:
+        data = path.read_bytes()
     try:
-        problems = _unterminated(path.read_text(encoding="utf-8"), display)
+        problems = _unterminated(data.decode("utf-8"), display)
     except UnicodeDecodeError as exc:
         raise DataError([Problem(display, 1, 1, f"the UI catalog is not UTF-8: {exc}",
                                  "save the file as UTF-8 and declare 'Content-Type: text/plain; charset=UTF-8'")]) from None
     if problems:
         raise DataError(problems)
     try:
-        with path.open("rb") as handle:
-            return read_po(handle, abort_invalid=True)
+        return read_po(io.BytesIO(data), abort_invalid=True)
     except PoFileError as exc:
         line = (getattr(exc, "lineno", 0) or 0) + 1  # Babel counts lines from 0
         raise DataError([Problem(display, line, 1, f"the UI catalog does not parse: {exc}",
@@ -128,11 +130,6 @@ def read_catalog(path: Path, display: str) -> Catalog:
     except UnicodeDecodeError as exc:
         raise DataError([Problem(display, 1, 1, f"the UI catalog is not UTF-8: {exc}",
                                  "save the file as UTF-8 and declare 'Content-Type: text/plain; charset=UTF-8'")]) from None
-
-
-def compile_catalog(catalog: Catalog) -> gettext.GNUTranslations:
-    """Compile a Babel catalog to .mo bytes in memory and load them (fuzzy entries are left out)."""
-    return gettext.GNUTranslations(io.BytesIO(mo_bytes(catalog)))
 
 
 def mo_bytes(catalog: Catalog) -> bytes:
@@ -157,24 +154,14 @@ def code_version() -> str:
 
 
 def compiled_catalog(path: Path, display: str) -> gettext.GNUTranslations:
-    """The UI catalog at `path` read (`read_catalog`) and compiled (`compile_catalog`), through
-    the UI catalog cache (``<cache_dir>/ui-catalogs/``, a `cache.FileCache`): a catalog of the
-    same bytes, compiled by the same code, is loaded from the .mo bytes kept there (each build
-    compiled both catalogs again: ~25-50 ms of the 'load and validate' part on the bench data,
-    ~1 ms from the cache). A catalog with problems is never kept, so its problems are reported
-    every time."""
-    folder = cache_module.cache_dir()
-    if folder is None:
-        return compile_catalog(read_catalog(path, display))
-    store = cache_module.FileCache(folder / "ui-catalogs", code_version())
-    try:
-        key = store.key(display, path.read_bytes())
-    except OSError:
-        return compile_catalog(read_catalog(path, display))
-    mo = store.get(key)
-    if not isinstance(mo, bytes):
-        mo = mo_bytes(read_catalog(path, display))
-        store.put(key, mo)
+    """The UI catalog at `path` read (`read_catalog`) and compiled (`mo_bytes`), through the UI
+    catalog cache (`cache.cached`, ``<cache_dir>/ui-catalogs/``): a catalog of the same bytes,
+    compiled by the same code, is loaded from the .mo bytes kept there (each build compiled both
+    catalogs again: ~25-50 ms of the 'load and validate' part on the bench data, ~1 ms from the
+    cache)."""
+    data = path.read_bytes()
+    mo = cache_module.cached("ui-catalogs", code_version(), (display, data),
+                             lambda: mo_bytes(read_catalog(path, display, data)), bytes)
     return gettext.GNUTranslations(io.BytesIO(mo))
 
 

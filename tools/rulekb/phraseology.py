@@ -46,7 +46,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Iterator, Mapping
 
-from .cache import FileCache, cache_dir, code_version
+from .cache import cached, code_version
 from .diagnostics import DataError, Problem
 from .layout import LANGUAGES_FILE
 from .load import Node, parse_file
@@ -632,23 +632,13 @@ def load_phraseology(root: Path) -> Phraseology:
     if not path.is_file():
         return Phraseology((), ())
     languages = tuple(lang.code for lang in project_languages(root))
-    folder = cache_dir()
     try:
-        data = path.read_bytes() if folder is not None else None
+        data = path.read_bytes()
     except OSError:
-        data = None   # phraseology_from names the problem
-    if folder is None or data is None:
-        return phraseology_from(root, path, languages)
+        return phraseology_from(root, path, languages)   # which names the problem
     here = Path(__file__).resolve().parent
-    store = FileCache(folder / "phraseology", code_version([here / "phraseology.py", here / "load.py", here / "schema.py"],
-                                                           sys.version))
-    key = FileCache.key(data, *languages)
-    found = store.get(key)
-    if isinstance(found, Phraseology):
-        return found
-    result = phraseology_from(root, path, languages)
-    store.put(key, result)
-    return result
+    version = code_version([here / "phraseology.py", here / "load.py", here / "schema.py"], sys.version)
+    return cached("phraseology", version, (data, *languages), lambda: phraseology_from(root, path, languages), Phraseology)
 
 
 __all__ = ["PHRASEOLOGY_FILE", "FAMILIES", "HALF_LIFE", "GRAMMARS", "Grammar", "Occurrence", "Patterns", "patterns",

@@ -22,13 +22,10 @@ from __future__ import annotations
 
 import functools
 import re
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Mapping, NamedTuple
-
-import yaml
+from typing import Iterable, Mapping, NamedTuple
 
 from . import cache as cache_module
 from .diagnostics import DataError, Problem, did_you_mean
@@ -139,14 +136,16 @@ def _trie_pattern(words: list[list[str]]) -> str:
     return build(trie)
 
 
-def _compile(entries: dict[str, tuple[str, Term] | None]) -> re.Pattern[str] | None:
-    if not entries:
+def _compile(forms: Iterable[str]) -> re.Pattern[str] | None:
+    """One pattern for the (casefolded) forms: any of them as a whole word, the longest first."""
+    forms = list(forms)
+    if not forms:
         return None
     # Whole words: no letter or digit glued before or after; a hyphen after the form is
     # allowed, so that the first part of a hyphen compound matches ("Rückkauf-Kosten").
     # The trie's optional tails are greedy, so the longest form wins; when a longer form's
     # tail is glued to a letter, the lookahead fails and the regex backtracks to a shorter one.
-    body = _trie_pattern([f.split(" ") for f in entries])
+    body = _trie_pattern([f.split(" ") for f in forms])
     return re.compile(rf"(?<!{_WORD})(?:{body})(?!{_WORD})", re.IGNORECASE)
 
 
@@ -197,14 +196,13 @@ class Termbase:
         return found
 
     def _prefilter(self, lang: str, concepts: frozenset[str]) -> re.Pattern[str] | None:
-        """A quick test for `find_terms(…, concepts=…)`: the forms of those concepts alone, each
-        where a word begins, made as the full pattern is (`_matcher`); a text it finds nothing in
-        has no occurrence of them (None: they have no form in `lang`)."""
+        """A quick test for `find_terms(…, concepts=…)`: the pattern of those concepts' forms alone
+        (`_compile`, as the whole search's); a text it finds nothing in has no occurrence of them
+        (None: they have no form in `lang`)."""
         key = (lang, concepts)
         if key not in self._prefilters:
-            forms = [form for form, hit in self._matcher(lang).by_form.items() if hit is not None and hit[0] in concepts]
-            self._prefilters[key] = (re.compile(rf"(?<!{_WORD})(?:{_trie_pattern([f.split(' ') for f in forms])})", re.IGNORECASE)
-                                     if forms else None)
+            self._prefilters[key] = _compile(form for form, hit in self._matcher(lang).by_form.items()
+                                             if hit is not None and hit[0] in concepts)
         return self._prefilters[key]
 
     def find_terms(self, text: str, lang: str, concepts: frozenset[str] | None = None) -> tuple[TermMatch, ...]:
@@ -347,13 +345,8 @@ def _concept(r: Reader, node: Node, languages: tuple[str, ...], sources: frozens
                    m.line)
 
 
-def termbase_from(root: Path, path: Path, languages: tuple[str, ...], sources: frozenset[str]) -> Termbase:
-    """Parse and check one termbase file (see `load_termbase`)."""
-    return _termbase_of(path.relative_to(root).as_posix(), path.read_bytes(), languages, sources)
-
-
-def _termbase_of(rel: str, data: bytes, languages: tuple[str, ...], sources: frozenset[str]) -> Termbase:
-    """`termbase_from` of the file `rel` whose bytes are `data`."""
+def termbase_from(rel: str, data: bytes, languages: tuple[str, ...], sources: frozenset[str]) -> Termbase:
+    """Parse and check one termbase file, `rel` of the project, whose bytes are `data` (see `load_termbase`)."""
     parsed, problems = parse_bytes(rel, data)
     if parsed is None:
         raise DataError(problems)
@@ -414,36 +407,20 @@ def load_termbase(root: Path, kb=None) -> Termbase:
 
 
 
-# The modules whose code makes a termbase from its file: a change to any of them is a new version
-# of the termbase cache.
-_CODE = ("termbase", "load", "schema", "diagnostics", "layout", "cache", "models")
-
-
 @functools.cache
 def code_version() -> str:
-    """The version of the code that parses and checks a termbase file: its modules' sources,
-    PyYAML's version and parser, Python's version."""
-    folder = Path(__file__).parent
-    return cache_module.code_version([folder / f"{name}.py" for name in _CODE], sys.version,
-                                     yaml.__version__, str(getattr(yaml, "__with_libyaml__", False)))
+    """The version of the code that makes a termbase from its file: this module and the modules
+    that parse and check every data file (`knowledge.code_version`)."""
+    from .knowledge import code_version as files_version
+    return cache_module.code_version([Path(__file__)], files_version())
 
 
 def cached_termbase(root: Path, path: Path, languages: tuple[str, ...], sources: frozenset[str]) -> Termbase:
-    """`termbase_from`, through the termbase cache (``<cache_dir>/termbase/``, a `cache.FileCache`):
+    """`termbase_from`, through the termbase cache (`cache.cached`, ``<cache_dir>/termbase/``):
     a termbase made from the same bytes, checked against the same languages and sources by the
     same code, is read from there (the file is parsed again only when it changed: ~25 ms of a
-    build or a check on the 44 KB termbase of the bench data, ~1 ms from the cache). A file with
-    problems is never kept, so its problems are reported every time."""
+    build or a check on the 44 KB termbase of the bench data, ~1 ms from the cache)."""
     data = path.read_bytes()
     rel = path.relative_to(root).as_posix()
-    folder = cache_module.cache_dir()
-    store = None if folder is None else cache_module.FileCache(folder / "termbase", code_version())
-    if store is None:
-        return _termbase_of(rel, data, languages, sources)
-    key = store.key(repr((languages, sorted(sources))), rel, data)
-    found = store.get(key)
-    if isinstance(found, Termbase):
-        return found
-    termbase = _termbase_of(rel, data, languages, sources)
-    store.put(key, termbase)
-    return termbase
+    return cache_module.cached("termbase", code_version(), (repr((languages, sorted(sources))), rel, data),
+                               lambda: termbase_from(rel, data, languages, sources), Termbase)
