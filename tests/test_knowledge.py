@@ -133,10 +133,10 @@ def test_files_parsed_in_two_processes_give_the_same_problems_in_order(tmp_path,
     assert _outcome(lambda root: load_knowledge_base(root, cache=False, processes=2), tree) == alone
 
 
-def test_split_by_size_balances_the_bytes_and_keeps_the_order():
-    from rulekb.knowledge import split_by_size
+def test_split_by_cost_balances_the_bytes_and_keeps_the_order():
+    from rulekb.knowledge import split_by_cost
     data = {"a": b"x" * 50, "b": b"x" * 10, "c": b"x" * 40, "d": b"x" * 5, "e": b"x" * 5}
-    parts = split_by_size(list(data), data, 2)
+    parts = split_by_cost(list(data), data, 2)
     assert parts == [["a", "d"], ["b", "c", "e"]]
-    assert split_by_size(list(data), data, 1) == [list(data)]
-    assert split_by_size(["a"], data, 2) == [["a"]] and split_by_size([], data, 2) == [[]]
+    assert split_by_cost(list(data), data, 1) == [list(data)]
+    assert split_by_cost(["a"], data, 2) == [["a"]] and split_by_cost([], data, 2) == [[]]

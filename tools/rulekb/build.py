@@ -10,7 +10,8 @@ into the static site, one mkdocs-material site per language.
    blocks); only a small generated ``build/<lang>/mkdocs.yml`` is written, which INHERITs the
    root ``mkdocs.yml`` and sets the language and its navigation;
 4. run mkdocs for the languages in processes side by side (`parallel.start_waiting`): the
-   processes are forked right after loading, before anything is rendered, and each is sent
+   processes are forked right after loading, before anything is rendered (as many as run at
+   once, `default_jobs`: on one CPU, the third starts after a first has ended), and each is sent
    its own language's pages only (a forked process's resident set counts every page it
    inherits, so a process forked after rendering held the pages of every language: 2.07 GB
    each on the complete data, where it now holds ~0.75 GB); they import nothing again. A
@@ -569,15 +570,6 @@ def _build_errors(call: Callable[[], T]) -> T:
         raise BuildError("a build process failed:\n" + "".join(traceback.format_exception(exc))) from None
 
 
-def run_jobs(jobs: Sequence[Callable[[], T]], at_once: int, done: Callable[[int, T], None],
-             meanwhile: Callable[[], None] = lambda: None) -> None:
-    """Run the jobs in processes of their own (`parallel`), `at_once` at a time, and call
-    done(index, result) here as each one ends; `meanwhile` runs here while the first jobs run.
-    A failed job fails the build (BuildError) and ends the others."""
-    with parallel.start(jobs, processes=at_once) as running:
-        collect(running, done, meanwhile)
-
-
 def collect(running: parallel.Running[T], done: Callable[[int, T], None],
             meanwhile: Callable[[], None] = lambda: None) -> None:
     """`meanwhile()` here, then done(index, result) as each job of `running` ends; a failed job
@@ -649,7 +641,8 @@ def hand_over(root: Path, work: Path, prepared: Prepared, langs: Sequence[str],
             processes.feed(i, handed)
             todo.append(lang)
         # its bytes go now, not when the next language's are made (one language's UTF-8 at a
-        # time: holding two made the complete build's largest process 76 MB larger)
+        # time: holding two made the complete build's largest process 76 MB larger); a language
+        # whose process starts later (more languages than `jobs`) is kept by `processes` until then
         del handed
     return HandedOver(pages, fingerprints, tuple(todo), changed)
 

@@ -313,7 +313,7 @@ def all_steps(kb: KnowledgeBase) -> tuple[ReleaseChanges, ...]:
     """Each imported release but the oldest against the release before it, newest first; the
     releases indexed once for all of them (`Releases`), not at all when fewer than two are
     imported (nothing to compare)."""
-    if len(imported(kb)) < 2:
+    if len(kb.releases) < 2:
         return ()
     index = Releases(kb)
     known = index.known

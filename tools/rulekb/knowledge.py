@@ -19,7 +19,7 @@ digest, the project's languages and sources (and, for the files with lists of re
 releases: `validate.reads_releases`), and the code: the knowledge cache (`cache.FileCache`, under the per-user
 `cache.cache_dir()`) keeps it under that key, so that `validate`, `check`, `show` and `build` read
 again only the files that changed. When the files to read are many (`PARALLEL_BYTES`), step 3 runs
-in two processes (`rulekb.parallel`), the files split by size (`split_by_size`): the child keeps
+in two processes (`rulekb.parallel`), the files split by their expected cost (`split_by_cost`): the child keeps
 its files in the cache, where this process reads them (or, with no cache, sends their models
 back); the outcome is the same as in one process. The cross-file checks of step 4 run every time. ``RULEKB_CACHE_DIR=`` (empty) or
 `load_knowledge_base(root, cache=False)` reads without it. While the models are made, Python's
@@ -124,13 +124,18 @@ def _load(files: ProjectFiles, cache: bool, processes: int) -> KnowledgeBase:
 
     def context_key(rel: str) -> str:
         return keys[reads_releases(rel)]
+
+    def from_cache(rel: str) -> tuple[list[Problem], FileContents | None] | None:
+        """The file's entry in the knowledge cache, if it has one."""
+        entry = store.get(store.key(context_key(rel), rel, files.digests[rel])) if store is not None else None
+        return entry if isinstance(entry, tuple) and len(entry) == 2 else None
     read: dict[str, tuple[list[Problem], FileContents | None]] = {}
     todo: list[str] = []
     for rel in files.data:
         if rel in context_files:
             continue
-        entry = store.get(store.key(context_key(rel), rel, files.digests[rel])) if store is not None else None
-        if isinstance(entry, tuple) and len(entry) == 2:
+        entry = from_cache(rel)
+        if entry is not None:
             read[rel] = entry
         else:
             todo.append(rel)
@@ -153,13 +158,9 @@ def _load(files: ProjectFiles, cache: bool, processes: int) -> KnowledgeBase:
 
     def cached(rels: list[str]) -> list[tuple[list[Problem], FileContents | None]]:
         """The files another process kept in the cache (read here again if an entry is not there)."""
-        out = []
-        for rel in rels:
-            entry = store.get(store.key(context_key(rel), rel, files.digests[rel])) if store is not None else None
-            out.append(entry if isinstance(entry, tuple) and len(entry) == 2 else _read(rel, files.data[rel], ctx))
-        return out
+        return [from_cache(rel) or _read(rel, files.data[rel], ctx) for rel in rels]
 
-    parts = split_by_size(todo, files.data, processes if sum(len(files.data[rel]) for rel in todo) >= PARALLEL_BYTES else 1,
+    parts = split_by_cost(todo, files.data, processes if sum(len(files.data[rel]) for rel in todo) >= PARALLEL_BYTES else 1,
                           first=OTHERS_READ)
     # parts 1… in processes of their own (each sees the bytes as read here), part 0 here
     with parallel.start([lambda part=part: read_part_there(part) for part in parts[1:]],
@@ -168,8 +169,8 @@ def _load(files: ProjectFiles, cache: bool, processes: int) -> KnowledgeBase:
         if store is not None:   # what the others kept in the cache so far (in their order), read while they go on
             for part in parts[1:]:
                 for rel in part:
-                    entry = store.get(store.key(context_key(rel), rel, files.digests[rel]))
-                    if not (isinstance(entry, tuple) and len(entry) == 2):
+                    entry = from_cache(rel)
+                    if entry is None:
                         break
                     read[rel] = entry
         for part, done in zip(parts[1:], others.results()):
@@ -213,7 +214,7 @@ def cost(rel: str, size: int) -> float:
     return size * COST_PER_BYTE.get(rel.rpartition("/")[0], 1.0)
 
 
-def split_by_size(rels: Sequence[str], data: Mapping[str, bytes], parts: int, first: float = 0.0) -> list[list[str]]:
+def split_by_cost(rels: Sequence[str], data: Mapping[str, bytes], parts: int, first: float = 0.0) -> list[list[str]]:
     """`rels` in `parts` lists of about equal cost (`cost`: bytes, weighted by folder; the costliest
     file first, each into the lightest list), each list in the order of `rels`; the first list is
     never empty while `rels` is not. `first`: the share of the others' cost the first list's process
