@@ -372,15 +372,17 @@ def termbase_from(rel: str, data: bytes, languages: tuple[str, ...], sources: fr
 def load_termbase(root: Path, kb=None) -> Termbase:
     """Read ``translations/termbase.yaml`` of the project at `root`, strictly (unknown fields,
     unknown languages or sources, a form claimed by two concepts: a `DataError` naming file,
-    line and column). With `kb`, the rule ids the concepts name are checked against it."""
+    line and column). With `kb`, its languages and sources are those the termbase is checked
+    against, and the rule ids the concepts name are checked against its rules."""
     path = root / TERMBASE_FILE
     if not path.is_file():
         raise DataError([Problem(TERMBASE_FILE, 1, 1, f"{TERMBASE_FILE} is missing",
                                  "create it: the terminology checks and the glossary read it")])
     problems: list[Problem] = []
-    languages: tuple[str, ...] = ()
-    sources: frozenset[str] = frozenset()
-    for name in (LANGUAGES_FILE, SOURCES_FILE):
+    languages: tuple[str, ...] = kb.language_codes if kb is not None else ()
+    sources: frozenset[str] = frozenset(kb.sources) if kb is not None else frozenset()
+    # the knowledge base has read the languages and the sources already; without it, they are read here
+    for name in (LANGUAGES_FILE, SOURCES_FILE) if kb is None else ():
         parsed, found = parse_file(root / name, root) if (root / name).is_file() else (None, [
             Problem(name, 1, 1, f"{name} is missing", "the termbase needs the languages and the sources registry")])
         problems += found
