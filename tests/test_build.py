@@ -295,7 +295,7 @@ def test_a_language_is_built_again_when_what_all_languages_share_changes(tmp_pat
     (folder / "mkdocs.yml").write_text("INHERIT: ../project/mkdocs.yml\n", encoding="utf-8")
     shared = SharedInputs.of(project)
     fp = fingerprint(folder, project, 1, "de", "pages", shared)
-    assert fp == fingerprint(folder, project, 1, "de", "pages")
+    assert fp == fingerprint(folder, project, 1, "de", "pages", SharedInputs.of(project))
     for changed in (replace(shared, templates="other"), replace(shared, plugin="other"),
                     replace(shared, versions=("mkdocs=0",))):
         assert fingerprint(folder, project, 1, "de", "pages", changed) != fp

@@ -36,6 +36,7 @@ zip entries with fixed timestamps).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import functools
 import hashlib
@@ -297,12 +298,11 @@ class SharedInputs:
                    tuple(f"{name}={_version(name)}" for name in ("mkdocs", "mkdocs-material", "Markdown", "pymdown-extensions")))
 
 
-def fingerprint(folder: Path, root: Path, epoch: int, lang: str, digest: str, shared: SharedInputs | None = None) -> str:
+def fingerprint(folder: Path, root: Path, epoch: int, lang: str, digest: str, shared: SharedInputs) -> str:
     """Everything a language's mkdocs output depends on: its pages (in memory; `digest` of
     `LanguagePages`), its mkdocs.yml, the UI catalog of its language (the theme's strings), the
-    build date, and what all languages share (`shared`, read here when not given): the root
+    build date, and what all languages share (`shared`, `SharedInputs.of`, read once per build): the root
     mkdocs.yml, the templates and the plugin, the versions of the programs."""
-    shared = shared or SharedInputs.of(root)
     catalog = catalog_path(root, lang)
     parts = [digest, hashlib.sha256(catalog.read_bytes() if catalog.is_file() else b"").hexdigest(), (folder / "mkdocs.yml").read_text("utf-8"),
              shared.root_config, shared.templates, shared.plugin, __version__, str(epoch), sys.version, *shared.versions]
@@ -544,7 +544,7 @@ def build_handed_over(folder: Path, epoch: int, ui: UI | None, pages: LanguagePa
     inputs = split_pages(pages)
     split = time.process_time() - cpu
     built = build_language(folder, inputs, epoch, ui)
-    return LanguageBuild(built.lang, built.pages, built.seconds, built.reused, built.mkdocs_cpu, built.hooks_cpu, split)
+    return dataclasses.replace(built, split_cpu=split)
 
 
 def default_jobs(languages: int) -> int:
