@@ -70,6 +70,7 @@ import json
 import os
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -243,8 +244,7 @@ def build_figures(record, dataset: Path, out: Path, prefix: str, cold_target: fl
         total, result, timeline = built
         share = 100.0 * result.page_pipeline_cpu / result.mkdocs_cpu if result.mkdocs_cpu else None
         cold.append((total, share, result, timeline))
-    median = lambda values: sorted(values)[len(values) // 2]  # noqa: E731
-    total = median([c[0] for c in cold])
+    total = statistics.median_high([c[0] for c in cold])
     shares = [c[1] for c in cold]
     _, share, result, timeline = (sorted(cold, key=lambda c: (c[1] is None, c[1] or 0.0))[len(cold) // 2]
                                   if None not in shares else cold[0])
@@ -356,7 +356,7 @@ def main(argv: list[str] | None = None) -> int:
             clear_knowledge_cache()
             clear_check_cache()
             cold.append(rulekb("--root", str(dataset), "check", "--format", "json", "--output", str(WORK / "check.json")))
-        seconds = sorted(t for t, _, _ in cold)[len(cold) // 2]
+        seconds = statistics.median_high(t for t, _, _ in cold)
         record("check (cold)", seconds, "s", 2.5,
                f"median of {len(cold)} runs ({', '.join(f'{t:.2f}' for t, _, _ in cold)} s); exit code {cold[0][1]}; "
                "the caches of parsed files and the check caches emptied before each")
@@ -364,8 +364,7 @@ def main(argv: list[str] | None = None) -> int:
         runs = [rulekb("--root", str(dataset), "check", "--format", "json", "--output", str(WORK / "check.json"))
                 for _ in range(CHECK_RUNS)]
         crashed = next((out for _, code, out in runs if "Traceback" in out or code not in (0, 1)), None)
-        times = sorted(seconds for seconds, _, _ in runs)
-        record("check (warm)", None if crashed else times[len(times) // 2], "s", 1.0,
+        record("check (warm)", None if crashed else statistics.median_high(seconds for seconds, _, _ in runs), "s", 1.0,
                f"failed: {crashed.strip().splitlines()[-1]}" if crashed else
                f"median of {len(runs)} runs ({', '.join(f'{t:.2f}' for t, _, _ in runs)} s); exit code {runs[0][1]} "
                "(1: error findings)")
