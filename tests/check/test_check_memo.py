@@ -11,7 +11,7 @@ import pytest
 from rulekb import langid
 from rulekb.check import run_checks
 from rulekb.check.memo import FOLDER, TextMemo
-from rulekb.knowledge import load_knowledge_base
+from rulekb.knowledge import load_knowledge_base, read_files
 from rulekb.termbase import Termbase
 
 from conftest import data_copy
@@ -86,6 +86,29 @@ def test_an_edited_text_alone_is_computed_again(project, counted, monkeypatch):
     # the same findings as a run that keeps nothing
     monkeypatch.setenv("RULEKB_CACHE_DIR", "")
     assert _run(project) == after
+
+
+def _run_by_file(root: Path, profile: str = "full"):
+    files = read_files(root)
+    return run_checks(load_knowledge_base(root, files=files), root, profile=profile, processes=1, files=files)
+
+
+def test_a_narrow_run_keeps_the_texts_it_did_not_ask_for(project, counted):
+    _run_by_file(project)
+    _run_by_file(project, "typography")   # its by-file findings kept per file
+    counted["computed"].clear()
+    retrace = project / "rules" / "comprehensive" / "retrace.yaml"
+    edited = GERMAN.replace("Friedhof", "Friedhof (siehe Regel 702.81)")
+    retrace.write_text(retrace.read_text(encoding="utf-8").replace(GERMAN, edited, 1), encoding="utf-8")
+    # the typography checks run on the changed file alone: the references of its edited text
+    # are the one result computed
+    _run_by_file(project, "typography")
+    assert counted["computed"] == ["refs"]
+    counted["computed"].clear()
+    _run_by_file(project)
+    # the full run computes the edited text's terms and verdicts, which the narrow run did not
+    # ask for, and nothing of the texts that run left aside
+    assert sorted(counted["computed"]) == ["language", "terms"]
 
 
 def test_no_cache_folder_keeps_nothing(project, monkeypatch, counted):

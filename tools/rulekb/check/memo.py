@@ -14,8 +14,12 @@ The entries live under ``<cache dir>/check-texts/<code version>/``, one per kind
 and inputs (the termbase's concepts, the languages), each a mapping from a text's hash to its result: the code
 version hashes the modules these results come from (`_INPUT_MODULES`), so a change to any of
 them starts a new folder (an old one is removed after a week unused, `cache.FileCache`). A run
-that computed something new writes the entry again with the results of the texts it asked for
-(the texts of former runs that no longer exist are dropped). Delete the folder to clear it; with
+that computed something new writes the entry again: what it holds now (read again, as another
+process of the run may have written it meanwhile) with the results this run asked for. A run
+need not ask for every text (a narrow profile, the by-file checks on the changed files only,
+one process of two), so none is dropped: whether a run asked for every text is not known here. The
+results of texts that no longer exist stay until the code changes (a new folder) or the inputs
+do (a new entry); an edit adds the results of the edited texts alone. Delete the folder to clear it; with
 caches off (``RULEKB_CACHE_DIR=``) every result is computed. The findings do not depend on it: a
 kept result is the one the function gives for that text.
 """
@@ -99,7 +103,9 @@ class TextMemo(Generic[T]):
         return found
 
     def save(self) -> None:
-        """Write the results this run asked for, when it computed any (else the entry holds them)."""
+        """Add the results this run asked for to the entry, when it computed any (else the entry
+        holds them): the entry's other texts are kept, whether or not this run asked for them."""
         if self.computed and self._store is not None:
-            self._store.put(self.key, self.used)
+            stored = self._store.get(self.key)
+            self._store.put(self.key, {**stored, **self.used} if isinstance(stored, dict) else self.used)
             self.computed = 0
