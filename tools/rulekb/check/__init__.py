@@ -338,7 +338,7 @@ def _run_checks(kb: KnowledgeBase, root: Path, profile: str, langs: Iterable[str
     selected = [c for c in all_checks() if c.code in codes and c.family != "waivers"]
     ctx.selected = frozenset(c.code for c in selected)
     # the by-file checks on the files that changed since their findings were kept (all: on ctx)
-    kept = ByFile(files, kb, [c.code for c in selected if c.by_file], ctx.selected)
+    kept = ByFile(files, kb, [c.code for c in selected if c.by_file])
     part = ctx.part(kept.changed) if kept.kept else ctx
     share = len(kept.changed) / len(kept.files) if kept.kept and kept.files else 1.0
     groups = plan(selected, processes if len(ctx.units) >= PARALLEL_UNITS else 1, share)

@@ -370,7 +370,8 @@ class Check:
     needs: tuple[Shared, ...] = ()     # the shared data it reads
     # True: what it finds in a text depends only on the data file that holds the text's rule or ruling
     # and on the files that hold none (termbase, languages, sources, releases, cards): it reads no
-    # other unit, rule or ruling. Its findings are kept per file between runs (`rulekb.check.byfile`).
+    # other unit, rule or ruling, nor which other checks run (`Context.selected`). Its findings are kept
+    # per file between runs (`rulekb.check.byfile`).
     by_file: bool = False
 
     @property

@@ -7,7 +7,9 @@ ruling, which one data file holds, and on the project's files that hold no rule 
 termbase, the phraseology, the languages, sources and releases, the cards). A check registered with
 ``by_file=True`` promises that much (`Check.by_file`); `ByFile` keeps its findings per data file,
 keyed by that file's path and SHA-256 (`knowledge.read_files` took them), the SHA-256 of every file
-that holds no rule or ruling, the selected checks and the code's version (`code_version`). A run after an edit of one file runs these checks on the rules and
+that holds no rule or ruling, the by-file checks that run and the code's version (`code_version`);
+not the other selected checks, which no by-file check reads (`Context.selected`), so two profiles
+with the same by-file checks share the entries. A run after an edit of one file runs these checks on the rules and
 rulings of the changed files alone (`Context.part`) and takes the rest as kept; the checks that
 compare texts across files (duplicates, inconsistent terms, references, coverage) run on everything,
 as before. The findings are those of a run that keeps nothing (tests/check/test_check_byfile.py
@@ -24,7 +26,7 @@ from __future__ import annotations
 import functools
 import sys
 from pathlib import Path
-from typing import Iterable, Mapping, Sequence
+from typing import Mapping, Sequence
 
 from .. import cache as cache_module
 from .. import langid
@@ -56,7 +58,7 @@ def unit_files(kb: KnowledgeBase) -> dict[str, str]:
 class ByFile:
     """The kept findings of the by-file checks `codes` for the data files of one run."""
 
-    def __init__(self, files: ProjectFiles | None, kb: KnowledgeBase, codes: Sequence[str], selected: Iterable[str]):
+    def __init__(self, files: ProjectFiles | None, kb: KnowledgeBase, codes: Sequence[str]):
         self.codes = tuple(codes)
         self.owner_file = unit_files(kb)
         holding = sorted(set(self.owner_file.values()))
@@ -70,7 +72,7 @@ class ByFile:
             assert files is not None and folder is not None
             held = set(holding)
             others = [part for rel, digest in sorted(files.digests.items()) if rel not in held for part in (rel, digest)]
-            shared = cache_module.FileCache.key(*others, "selected", *sorted(selected), "codes", *self.codes)
+            shared = cache_module.FileCache.key(*others, "codes", *self.codes)
             self.store = cache_module.FileCache(folder / FOLDER, code_version())
             for rel in holding:
                 self.keys[rel] = cache_module.FileCache.key(shared, rel, files.digests[rel])
