@@ -188,3 +188,23 @@ def test_a_frame_twice_is_refused(valid_tree: Path):
         load_phraseology(valid_tree)
     assert [(p.line, p.message) for p in exc.value.problems] == [
         (11, "duplicate de zone frame 'deinem friedhof' (first at line 5)")]
+
+
+def test_printed_counts_each_official_text_that_spells_a_term_so_once():
+    data = Phraseology(
+        (Corpus("de", 1000, "2022-02-18", 10), Corpus("fr", 1000, "2022-02-18", 10)),
+        (Frame("verb", "de", "karte", (v("a", "jede Nichtland-Karte und jede Nichtland-Karte", 5, 1.0),
+                                       v("b", "eine nichtland-karte", 3, 1.0), v("c", "die Land-Karte", 7, 1.0),
+                                       v("d", "eine Karte, nicht", 11, 1.0), v("e", "land", 13, 1.0),
+                                       v("f", "deine Nichtlandkarte", 17, 1.0))),
+         Frame("verb", "fr", "carte", (v("a", "Nichtland-Karte", 19, 1.0),))))
+    # case-insensitive, each phrase once however often it holds the form, one language's phrases
+    assert data.printed("de", ("Nichtland-Karte",)) == 5 + 3
+    # a form within a word or joined by a hyphen is not the form; nor across two phrases ("nicht" "land")
+    assert data.printed("de", ("Land",)) == 13
+    assert data.printed("de", ("Karte",)) == 11
+    assert data.printed("de", ("nichtland",)) == 0
+    # any of the forms; asked again, the same
+    assert data.printed("de", ("Nichtlandkarte", "Nichtland-Karte")) == 5 + 3 + 17
+    assert data.printed("de", ("Nichtlandkarte", "Nichtland-Karte")) == 5 + 3 + 17
+    assert data.printed("de", ()) == 0 and data.printed("en", ("Karte",)) == 0

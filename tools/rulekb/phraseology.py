@@ -37,6 +37,7 @@ in the official texts when mining and in the translations when checking.
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 import functools
 import re
@@ -202,6 +203,7 @@ def _alternation(words) -> str:
 
 _APOSTROPHES = str.maketrans({"’": "'", "ʼ": "'"})
 _L = r"[^\W\d_]"
+_WORD_OR_HYPHEN = re.compile(r"[\w-]")
 
 
 @dataclass(frozen=True)
@@ -397,6 +399,9 @@ class Phraseology:
     half_life: float = HALF_LIFE
     _index: Mapping[tuple[str, str, str], Frame] = field(init=False, repr=False, compare=False)
     _familiar: Mapping[tuple[str, str, str], float] = field(init=False, repr=False, compare=False)
+    # language -> its variants' phrases joined by NUL, where each starts, how many texts each has
+    # (`printed`; made on a language's first question)
+    _printed: dict[str, tuple[str, tuple[int, ...], tuple[int, ...]]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_index", MappingProxyType({(f.lang, f.family, f.frame): f for f in self.frames}))
@@ -406,6 +411,7 @@ class Phraseology:
                 key = (f.lang, f.family, v.filler)
                 familiar[key] = familiar.get(key, 0.0) + v.weight
         object.__setattr__(self, "_familiar", MappingProxyType(familiar))
+        object.__setattr__(self, "_printed", {})
 
     @property
     def languages(self) -> tuple[str, ...]:
@@ -423,14 +429,36 @@ class Phraseology:
 
     def printed(self, lang: str, forms: tuple[str, ...]) -> int:
         """How many official texts of `lang` the data quotes with one of `forms` (a word or words,
-        case-insensitive): the phrases are printed texts, so this is how often official cards
+        case-insensitive; a space matches any white space, an apostrophe either one): the phrases are printed texts, so this is how often official cards
         spell a term so, counted over the phrases mined (a lower bound: 'Nichtland-Karte' is in
         the quoted cascade reminder, 5 texts; 'Nichtlandkarte' in none)."""
         if not forms:
             return 0
-        found = re.compile(rf"(?<![\w-])(?:{'|'.join(re.escape(f) for f in sorted(forms, key=len, reverse=True))})"
-                           rf"(?![\w-])", re.IGNORECASE)
-        return sum(v.texts for f in self.frames if f.lang == lang for v in f.variants if found.search(v.phrase))
+        phrases = self._printed.get(lang)
+        if phrases is None:
+            variants = [v for f in self.frames if f.lang == lang for v in f.variants]
+            starts, at = [], 0
+            for v in variants:
+                starts.append(at)
+                at += len(v.phrase) + 1
+            phrases = self._printed[lang] = ("\0".join(v.phrase for v in variants), tuple(starts),
+                                             tuple(v.texts for v in variants))
+        joined, starts, texts = phrases
+        # a form between neither letters, digits nor hyphens ('Land' is not in 'Nichtland-Karte'); NUL,
+        # which ends a phrase, is none of them and no form holds it: a match lies within one phrase.
+        # The start is tested here rather than by a lookbehind, which would keep the regex engine
+        # from skipping to the places a form can begin (half the time of a call)
+        found = re.compile(rf"(?:{_alternation(forms)})(?![\w-])", re.IGNORECASE)
+        count, at = 0, 0
+        while (m := found.search(joined, at)) is not None:
+            start = m.start()
+            if start and _WORD_OR_HYPHEN.match(joined, start - 1):
+                at = start + 1     # within a word: a form may still begin further on
+                continue
+            i = bisect.bisect_right(starts, start) - 1
+            count += texts[i]       # the phrase counts once: on to the next
+            at = starts[i + 1] if i + 1 < len(starts) else len(joined)
+        return count
 
     def competing(self, lang: str, frame: Frame, filler: str) -> tuple[Variant, ...]:
         """The variants of `frame` that compete with `filler`: in the `zone` family those of the
