@@ -454,6 +454,11 @@ def _official_spelling(ctx: Context, lang: str, concept_id: str, used: list[str]
     return None, ""
 
 
+def _one_term(standard: str, why: Message | str) -> Message:
+    """The fix of an inconsistent term: the official one (`standard`, as it fits the text), and why."""
+    return M_("use one term for one concept: '{standard}'{source}", standard=standard, source=why)
+
+
 def inconsistent(ctx: Context) -> Iterator[Issue]:
     for lang in ctx.languages:
         uses: dict[str, dict[str, list[tuple[Text, TermMatch]]]] = defaultdict(lambda: defaultdict(list))
@@ -478,7 +483,7 @@ def inconsistent(ctx: Context) -> Iterator[Issue]:
             where: object = ", ".join(standard_units[:3])
             if len(standard_units) > 3:
                 where = M_("{units} and {more} more", units=where, more=len(standard_units) - 3)
-            standard_term = next((x for x in concept.terms.get(lang, ()) if x.text == standard), None)
+            standard_term = _replacement(ctx, concept_id, lang, standard)
             if standard is None:
                 spellings = ", ".join(f"'{k}' ({units[k]}×)" for k in sorted(by_term, key=order.index))
                 fix: Message = M_("use one term for one concept; the texts in {lang} write {spellings}, and neither "
@@ -486,7 +491,7 @@ def inconsistent(ctx: Context) -> Iterator[Issue]:
                                   "official cards print and mark it preferred in translations/termbase.yaml",
                                   lang=ctx.lang(lang), spellings=spellings)
             else:
-                fix = M_("use one term for one concept: '{standard}'{source}", standard=standard, source=why)
+                fix = _one_term(standard, why)
             for term_text, items in sorted(by_term.items()):
                 if term_text == compared:
                     continue
@@ -501,8 +506,7 @@ def inconsistent(ctx: Context) -> Iterator[Issue]:
                                          found=t.text[m.start:m.end], context=quote(t.text, m.start, m.end),
                                          concept=_concept(ctx, concept_id), lang=ctx.lang(lang),
                                          spelled=spelled, where=where),
-                                   fix if phrase is None else
-                                   M_("use one term for one concept: '{standard}'{source}", standard=phrase, source=why),
+                                   fix if phrase is None else _one_term(phrase, why),
                                    span=(m.start, m.end))
 
 
