@@ -40,17 +40,19 @@ def main(argv: list[str] | None = None) -> int:
 
 def measure(args: argparse.Namespace) -> int:
     from rulekb import check, langid
-    from rulekb.check import language
+    from rulekb.check import language, phraseology as phrasings
     from rulekb.check.coverage import compute_coverage
+    from rulekb.phraseology import load_phraseology
     from rulekb.termbase import load_termbase
     from rulekb.knowledge import load_knowledge_base
 
     kb = load_knowledge_base(args.root)
     termbase = load_termbase(args.root, kb)
+    phraseology = load_phraseology(args.root)   # as `run_checks` reads it: the phraseology checks' data
     checks = [c for c in check.all_checks() if c.family != "waivers"]
 
     def context() -> check.Context:
-        ctx = check.Context(kb, termbase, root=args.root)
+        ctx = check.Context(kb, termbase, phraseology, args.root)
         ctx.selected = frozenset(c.code for c in checks)
         return ctx
 
@@ -70,6 +72,7 @@ def measure(args: argparse.Namespace) -> int:
             # the first text the model judges makes the verdicts of all (an official English text
             # is not judged: its source establishes its language)
             "VERDICTS": timed(lambda: next((language.judged(ctx, t) for t in ctx.texts() if not language.established(t)), ())),
+            "PHRASES": timed(lambda: phrasings._verdicts(ctx)),
             "coverage matrix (COVERAGE_COST)": timed(lambda: compute_coverage(ctx)),
         }
         for name, ms in made.items():
@@ -80,6 +83,7 @@ def measure(args: argparse.Namespace) -> int:
             ctx.cache.clear()
             ctx.cache.update(shared)
     recorded = {s_name: getattr(check, s_name).cost for s_name in ("TERMS", "REFS", "MODEL", "VERDICTS")}
+    recorded["PHRASES"] = phrasings.PHRASES.cost
     recorded.update({c.code: c.cost for c in checks})
     recorded["coverage matrix (COVERAGE_COST)"] = check.COVERAGE_COST
     print(f"{'measured':>10} {'recorded':>9}  (milliseconds; {args.root})")
