@@ -339,9 +339,8 @@ def _run_checks(kb: KnowledgeBase, root: Path, profile: str, langs: Iterable[str
     ctx.selected = frozenset(c.code for c in selected)
     # the by-file checks on the files that changed since their findings were kept (all: on ctx)
     kept = ByFile(files, kb, [c.code for c in selected if c.by_file])
-    part = ctx.part(kept.changed) if kept.kept else ctx
-    share = len(kept.changed) / len(kept.files) if kept.kept and kept.files else 1.0
-    groups = plan(selected, processes if len(ctx.units) >= PARALLEL_UNITS else 1, share)
+    part = kept.part(ctx)
+    groups = plan(selected, processes if len(ctx.units) >= PARALLEL_UNITS else 1, kept.share)
 
     def run_group(group: Sequence[Check]) -> dict[str, list[Finding]]:
         found = {}

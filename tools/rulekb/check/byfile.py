@@ -32,6 +32,7 @@ from .. import cache as cache_module
 from .. import langid
 from ..knowledge import ProjectFiles
 from ..models import Finding, KnowledgeBase, Rule
+from .base import Context
 
 FOLDER = "check-files"
 # The modules whose code decides a finding, besides the check package: what makes the knowledge
@@ -82,6 +83,15 @@ class ByFile:
         self.files = holding
         self.changed = frozenset(rel for rel in holding if rel not in self.kept)
 
+    @property
+    def share(self) -> float:
+        """The part of the data files the by-file checks run on (1.0: all, nothing kept)."""
+        return len(self.changed) / len(self.files) if self.kept and self.files else 1.0
+
+    def part(self, ctx: Context) -> Context:
+        """The context the by-file checks run on: over the changed files, or `ctx` when none is kept."""
+        return ctx.part(self.changed) if self.kept else ctx
+
     def findings(self, code: str, fresh: Sequence[Finding]) -> list[Finding]:
         """The findings of check `code`: the kept ones of the unchanged files and `fresh`, those of
         the changed files, file by file in path order (each file's in the check's order)."""
@@ -91,9 +101,9 @@ class ByFile:
         for f in fresh:
             by_file.setdefault(self.owner_file.get(f.entry, ""), []).append(f)
         out: list[Finding] = []
-        for rel in self.files:
-            out += self.kept[rel][code] if rel in self.kept else by_file.pop(rel, [])
-        return out + [f for rest in by_file.values() for f in rest]   # (none: a by-file check reports on units)
+        for rel in self.files:   # every finding is on a unit of one of them: a by-file check reports on units
+            out += self.kept[rel][code] if rel in self.kept else by_file.get(rel, [])
+        return out
 
     def keep(self, fresh: Mapping[str, Sequence[Finding]]) -> None:
         """Keep the findings of the changed files (`fresh`: check code -> its findings on them)."""
