@@ -212,17 +212,19 @@ class CardSite:
         return found
 
     def _ruling_block(self, c: Lang, item: CardRuling) -> Markup:
-        """The block of a ruling on a card's section (the ``ruling`` macro of its view); that of
-        a ruling of several cards made once per language for its anchor and the card its text is
-        shown of."""
+        """The block of a ruling on a card's section (the ``ruling`` macro of its view). A ruling
+        of several cards is on each card's section: the same block on every card but its first
+        (where it has its anchor) and one whose name its text links, so its block is made once
+        per language for its anchor and the card its text is shown of (some 20,000 of the 45,000
+        blocks of all 579 sets); the block of a ruling of one card is not kept."""
         ruling = item.ruling
         if len(ruling.cards) == 1:
-            return c.card_ruling_html(ruling_view(c, ruling, item.where, show_cards=False, anchor=item.anchor), False)
+            return c.macros.ruling(ruling_view(c, ruling, item.where, show_cards=False, anchor=item.anchor))
         key = (c.lang, ruling.id, item.anchor, item.where.card)
         found = self._blocks.get(key)
         if found is None:
-            found = self._blocks[key] = c.card_ruling_html(
-                ruling_view(c, ruling, item.where, show_cards=False, anchor=item.anchor), True)
+            found = self._blocks[key] = c.macros.ruling(
+                ruling_view(c, ruling, item.where, show_cards=False, anchor=item.anchor))
         return found
 
     def _mechanic(self, c: Lang, macros: Any, rule_id: str) -> Markup:

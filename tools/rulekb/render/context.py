@@ -218,7 +218,6 @@ class Lang:
         self._badges: dict[tuple[State, str | None, Status | None], Markup] = {}
         self._meta_titles: dict[tuple[str, Status], str] = {}
         self._release_dates: dict[tuple[str, ...], str] = {}
-        self._shared_rulings: dict[object, Markup] = {}   # a ruling's block on the cards' pages, by its view
         self._language_names: dict[str, str] = {}
         self._counts: dict[str, dict[State, int]] = {}   # rule id -> its texts by state (`translated_counts`)
         # the page templates in this language; their macros make the pieces kept here (badges, titles)
@@ -247,19 +246,6 @@ class Lang:
         found = self._release_dates.get(releases)
         if found is None:
             found = self._release_dates[releases] = ", ".join(self.ui.date(release) for release in releases)
-        return found
-
-    def card_ruling_html(self, view: object, repeats: bool) -> Markup:
-        """A ruling's block on the cards' pages (the ``ruling`` macro of the view, a
-        `rules.RulingView`). A ruling of several cards (`repeats`) is on each card's section: the
-        same block on every card but its first (where it has its anchor) and one whose name its
-        text links, so the block of each distinct view is made once (some 20,000 of the 45,000
-        blocks of all 579 sets); the ruling of one card is not kept."""
-        if not repeats:
-            return self.macros.ruling(view)
-        found = self._shared_rulings.get(view)
-        if found is None:
-            found = self._shared_rulings[view] = self.macros.ruling(view)
         return found
 
     def language_name(self, code: str) -> str:
