@@ -231,9 +231,8 @@ class CardSite:
         key = (c.lang, rule_id)
         found = self._mechanic_lines.get(key)
         if found is None:
-            rule = c.kb.rule(rule_id)
-            found = self._mechanic_lines[key] = Markup("") if rule is None else macros.mechanic(
-                RuleRef(paths.from_depth_one(paths.rule_page(rule.id)), rule.number, c.inline_title(rule)))
+            ref = rule_ref(c, paths.CARD_INDEX, rule_id)   # the same link from every page of cards/
+            found = self._mechanic_lines[key] = Markup("") if ref is None else macros.mechanic(ref)
         return found
 
     def _printings(self, c: Lang, macros: Any, n: int) -> Markup:
