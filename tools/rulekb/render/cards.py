@@ -39,7 +39,7 @@ from markupsafe import Markup
 
 from ..models import Card, Ruling
 from . import paths
-from .context import Lang, Shared
+from .context import Lang, Shared, source_title
 from .rules import ruling_view
 from .templating import template
 from .text import Where
@@ -160,7 +160,8 @@ def _english(card: Card) -> str:
 class CardSite:
     """The card pages of every language of one site: the groups, the index's rows and each
     card's `CardEntry` are made once (by the first language's pages) and kept for the others;
-    `group_page` and `index` are the pages of one language."""
+    `group_page` and `index` are the pages of one language, the pieces made once per language
+    kept on its `Lang`."""
 
     def __init__(self, shared: Shared):
         self.shared = shared
@@ -168,28 +169,22 @@ class CardSite:
         self._parts: Any = None        # the module of CARD_PARTS (no UI words), made on first use
         self._entries: dict[str, tuple[CardEntry, ...]] = {}   # group -> its cards' entries
         self._rows: tuple[GroupRow, ...] | None = None
-        # per language: a rule's "Mechanic" line (every card page is in cards/: the same link
-        # from each) and the words of a number of printings
-        self._mechanic_lines: dict[tuple[str, str], Markup] = {}
-        self._printings_words: dict[tuple[str, int], Markup] = {}
-        # per language: the block of a ruling of several cards, by its id, anchor and the card
-        # its text is shown of (None: of none); and the cards each such ruling's texts name
-        self._blocks: dict[tuple[str, str, str | None, str | None], Markup] = {}
-        self._named: dict[str, frozenset[str]] = {}
+        self._named: dict[str, frozenset[str]] = {}   # ruling id -> the cards its texts name
 
-    def entries(self, c: Lang, group: str) -> tuple[CardEntry, ...]:
+    def entries(self, group: str) -> tuple[CardEntry, ...]:
         found = self._entries.get(group)
         if found is None:
-            found = self._entries[group] = tuple(self._entry(c, card) for card in self.groups[group])
+            found = self._entries[group] = tuple(self._entry(card) for card in self.groups[group])
         return found
 
-    def _entry(self, c: Lang, card: Card) -> CardEntry:
+    def _entry(self, card: Card) -> CardEntry:
         if self._parts is None:
             self._parts = template(CARD_PARTS).make_module()
-        names = tuple(Name(lang.code, lang.name, card.names.get(lang.code)) for lang in c.kb.languages)
+        kb = self.shared.linked.kb
+        names = tuple(Name(lang.code, lang.name, card.names.get(lang.code)) for lang in kb.languages)
         where = Where(self.shared.card_pages.page(card.id), card=card.id)
         return CardEntry(card, self._parts.names(names) if all(name.text for name in names) else names,
-                         f"{card.set_code} #{card.collector_number}", c.source_title(card.source),
+                         f"{card.set_code} #{card.collector_number}", source_title(kb, card.source),
                          card_rules(self.shared, card),
                          tuple(self._card_ruling(ruling, card, where) for ruling in self.shared.rulings_by_card.get(card.id, ())))
 
@@ -220,26 +215,24 @@ class CardSite:
         ruling = item.ruling
         if len(ruling.cards) == 1:
             return c.macros.ruling(ruling_view(c, ruling, item.where, show_cards=False, anchor=item.anchor))
-        key = (c.lang, ruling.id, item.anchor, item.where.card)
-        found = self._blocks.get(key)
+        key = (ruling.id, item.anchor, item.where.card)
+        found = c.card_ruling_blocks.get(key)
         if found is None:
-            found = self._blocks[key] = c.macros.ruling(
+            found = c.card_ruling_blocks[key] = c.macros.ruling(
                 ruling_view(c, ruling, item.where, show_cards=False, anchor=item.anchor))
         return found
 
     def _mechanic(self, c: Lang, macros: Any, rule_id: str) -> Markup:
-        key = (c.lang, rule_id)
-        found = self._mechanic_lines.get(key)
+        found = c.mechanic_lines.get(rule_id)
         if found is None:
             ref = rule_ref(c, paths.CARD_INDEX, rule_id)   # the same link from every page of cards/
-            found = self._mechanic_lines[key] = Markup("") if ref is None else macros.mechanic(ref)
+            found = c.mechanic_lines[rule_id] = Markup("") if ref is None else macros.mechanic(ref)
         return found
 
     def _printings(self, c: Lang, macros: Any, n: int) -> Markup:
-        key = (c.lang, n)
-        found = self._printings_words.get(key)
+        found = c.printings_words.get(n)
         if found is None:
-            found = self._printings_words[key] = macros.printings(n)
+            found = c.printings_words[n] = macros.printings(n)
         return found
 
     def card_view(self, c: Lang, macros: Any, entry: CardEntry, api_href: str) -> CardView:
@@ -263,7 +256,7 @@ class CardSite:
         root = paths.to_site_root(page)
         api: dict[str, str] = {}   # the JSON file of the cards' group
         views = []
-        for entry in self.entries(c, group):
+        for entry in self.entries(group):
             api_group = paths.card_group(entry.card.id)
             href = api.get(api_group)
             if href is None:

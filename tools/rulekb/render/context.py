@@ -197,6 +197,12 @@ STATUS_LABELS = {
 }
 
 
+def source_title(kb: KnowledgeBase, source_id: str) -> str:
+    """The source's title as rules/sources.yaml has it (English: data, shown marked lang="en")."""
+    source = kb.sources.get(source_id)
+    return source.title if source else source_id
+
+
 class Lang:
     """The rendering context of one language's site."""
 
@@ -220,6 +226,13 @@ class Lang:
         self._release_dates: dict[tuple[str, ...], str] = {}
         self._language_names: dict[str, str] = {}
         self._counts: dict[str, dict[State, int]] = {}   # rule id -> its texts by state (`translated_counts`)
+        # the card pages' pieces in this language, each made once (`cards.CardSite`): a rule's
+        # "Mechanic" line (every card page is in cards/: the same link from each), the words of a
+        # number of printings, and the block of a ruling of several cards by its id, anchor and
+        # the card its text is shown of (None: of none)
+        self.mechanic_lines: dict[str, Markup] = {}
+        self.printings_words: dict[int, Markup] = {}
+        self.card_ruling_blocks: dict[tuple[str, str | None, str | None], Markup] = {}
         # the page templates in this language; their macros make the pieces kept here (badges, titles)
         self.pages = Pages(ui)
         self.macros = self.pages.macros
@@ -235,9 +248,7 @@ class Lang:
         return f"{rule.number} {title}".strip()
 
     def source_title(self, source_id: str) -> str:
-        """The source's title as rules/sources.yaml has it (English: data, shown marked lang="en")."""
-        source = self.kb.sources.get(source_id)
-        return source.title if source else source_id
+        return source_title(self.kb, source_id)
 
     def release_dates(self, releases: tuple[str, ...]) -> str:
         """Releases as a list of dates in this language ("15. März 2003, 1. Oktober 2003"), each
