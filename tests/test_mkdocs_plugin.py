@@ -12,7 +12,7 @@ import pytest
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, file_sort_key
 
-from rulekb.mkdocs_plugin import RulekbPlugin, alternates, docs_order, fill_blocks
+from rulekb.mkdocs_plugin import RulekbPlugin, alternates, docs_order
 
 LANGUAGES = [["en", "English"], ["de", "Deutsch"], ["fr", "Français"]]
 
@@ -24,17 +24,6 @@ def test_the_docs_order_is_mkdocs_order_of_a_docs_folder():
     random.Random(1).shuffle(paths)
     files = [File(p, src_dir=None, dest_dir="/site", use_directory_urls=False) for p in paths]
     assert sorted(paths, key=docs_order) == [f.src_uri for f in sorted(files, key=file_sort_key)]
-
-
-def test_each_placeholder_gets_its_block():
-    html = '<h1>T</h1>\n<p>rulekb-block-0</p>\n<h2 id="rule">Rule</h2>\n<p>rulekb-block-1</p>\n<p>rulekb-block-2</p>'
-    blocks = ['<div id="a">one</div>', "<ul><li>two</li></ul>", "<p>three</p>"]
-    assert fill_blocks(html, blocks) == ('<h1>T</h1>\n<div id="a">one</div>\n<h2 id="rule">Rule</h2>\n'
-                                         "<ul><li>two</li></ul>\n<p>three</p>")
-    assert fill_blocks("<p>rulekb-block-1</p><p>rulekb-block-0</p>", ["a", "b"]) == "ba"   # by number, in any order
-    assert fill_blocks("<p>no placeholder</p>", []) == "<p>no placeholder</p>"
-    with pytest.raises(IndexError):
-        fill_blocks("<p>rulekb-block-2</p>", ["a", "b"])
 
 
 def _plugin(blocks, *, lang="de", fix_html_lang=False) -> RulekbPlugin:

@@ -64,6 +64,7 @@ from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, file_sort_key
 
 from .i18n import UI
+from .render.markup import BLOCK_MARK, fill_blocks
 
 
 class RulekbConfig(Config):
@@ -94,8 +95,6 @@ def unneeded_asset(src_uri: str) -> bool:
     return _MATERIAL_SEARCH.match(src_uri) is not None
 
 
-_PLACEHOLDER = re.compile(r"<p>rulekb-block-(\d+)</p>")
-_PLACEHOLDER_WORD = "rulekb-block-"
 # an id attribute (after white space: not data-id=…); `\b` here would make the search several times slower
 _ID = re.compile(r'\sid="([^"]+)"')
 
@@ -108,14 +107,6 @@ def docs_order(src_uri: str) -> tuple[tuple[str, ...], bool, str]:
     *folders, name = src_uri.split("/")
     stem = posixpath.splitext(name)[0]
     return (tuple(folders), stem not in ("index", "README"), name)
-
-
-def fill_blocks(html: str, blocks: Sequence[str]) -> str:
-    """A page's HTML with each placeholder paragraph (``<p>rulekb-block-N</p>``) replaced by its
-    HTML block N (IndexError: a placeholder without a block)."""
-    parts = _PLACEHOLDER.split(html)     # text, number, text, number, …, text
-    parts[1::2] = [blocks[int(n)] for n in parts[1::2]]
-    return "".join(parts)
 
 
 T = TypeVar("T")
@@ -211,7 +202,7 @@ class RulekbPlugin(BasePlugin[RulekbConfig]):
         ui = self._ui if self._ui is not None else UI(self._lang or "en", Locale("en"), gettext.NullTranslations())
         pages = [file.page for file in files.documentation_pages() if file.page is not None]
         for page in pages:
-            if page.content is not None and _PLACEHOLDER_WORD in page.content:
+            if page.content is not None and BLOCK_MARK in page.content:
                 page.content = self._with_blocks(page.content, page.file.src_uri)
         targets: dict = {}
         for page in pages:

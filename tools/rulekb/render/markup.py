@@ -13,9 +13,14 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["checked", "split_blocks", "BLOCK"]
+from typing import Sequence
+
+__all__ = ["checked", "split_blocks", "fill_blocks", "BLOCK", "BLOCK_MARK"]
 
 BLOCK = "rulekb-block-{}"   # the placeholder paragraph of an HTML block taken out of a page
+BLOCK_MARK = BLOCK.format("")   # in every page that has placeholders: "rulekb-block-"
+# a placeholder paragraph as Markdown renders it, its block's number in group 1
+_PLACEHOLDER = re.compile("<p>" + r"(\d+)".join(map(re.escape, BLOCK.split("{}"))) + "</p>")
 
 # a blank line that neither a heading nor an HTML block follows (nor anything: the page's end)
 _LOOSE = re.compile(r"\n\n(?![<#])")
@@ -47,3 +52,12 @@ def split_blocks(markdown: str) -> tuple[str, list[str]]:
         else:
             out.append(part)
     return "\n\n".join(out), blocks
+
+
+def fill_blocks(html: str, blocks: Sequence[str]) -> str:
+    """The inverse of `split_blocks`, once Markdown has rendered the skeleton: a page's HTML
+    with each placeholder paragraph (``<p>rulekb-block-N</p>``) replaced by its HTML block N
+    (IndexError: a placeholder without a block)."""
+    parts = _PLACEHOLDER.split(html)     # text, number, text, number, …, text
+    parts[1::2] = [blocks[int(n)] for n in parts[1::2]]
+    return "".join(parts)
