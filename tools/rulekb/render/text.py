@@ -172,10 +172,12 @@ class Inline:
         # the card names and terms found in a text, by (text, its language): a ruling of twelve
         # cards is rendered on each card's section, where only its link to that card differs
         self._found: dict[tuple[str, str], tuple[tuple[tuple[int, int, str], ...], tuple]] = {}
-        # the termbase's concepts a text links to: those of a rule of the knowledge base
+        # the termbase's concepts a text links to, each to its rule: those of a rule of the
+        # knowledge base (`find_terms` finds no others)
         kb = linked.kb
-        self.linked_concepts = frozenset(c.id for c in termbase.concepts if c.rule is not None and kb.rule(c.rule) is not None
-                                         ) if termbase is not None else frozenset()
+        self._concept_rules: dict[str, str] = {c.id: c.rule for c in termbase.concepts if c.rule is not None
+                                               and kb.rule(c.rule) is not None} if termbase is not None else {}
+        self.linked_concepts = frozenset(self._concept_rules)
 
     @staticmethod
     def _href(page: str, fragment: str | None = None) -> str:
@@ -240,11 +242,9 @@ class Inline:
         if self.termbase is not None:
             seen_rules: set[str] = set()
             kb = self.linked.kb
-            for match in term_matches:
-                concept = self.termbase.concept(match.concept_id)
-                rule_id = concept.rule if concept is not None else None
-                if (rule_id is None or rule_id == where.rule or rule_id in seen_rules
-                        or kb.rule(rule_id) is None or not free(match.start, match.end)):
+            for match in term_matches:   # of `linked_concepts` only: a rule of the knowledge base each
+                rule_id = self._concept_rules[match.concept_id]
+                if rule_id == where.rule or rule_id in seen_rules or not free(match.start, match.end):
                     continue
                 seen_rules.add(rule_id)
                 title = f"{kb.rule(rule_id).number} {_TITLE.format(rule_id)}"
