@@ -4,7 +4,7 @@ enabled in the per-language configs that `rulekb build` generates.
 
 The build hands the plugin its language's pages in memory (`RulekbPlugin.provide`: generated
 Markdown skeletons, their HTML blocks, the content/ assets), so no page is written to disk
-before mkdocs reads it. Hooks, each small:
+before mkdocs reads it. Its hooks:
 - ``on_config``: checks the plugin's options (the site language must be one of `languages`) and
   gives the toc extension's permalink (¶) its tooltip in the site language (``permalink_title``,
   from the UI catalog: material translates its own strings, not those of Markdown extensions);
@@ -16,34 +16,27 @@ before mkdocs reads it. Hooks, each small:
   reader never loads: source maps, and material's search worker with its stemmers and word
   splitters (about 2 MB per language): the site's search is rulekb's own (an index prebuilt by
   the render stage, ``templates/partials/search.html``);
-- ``on_env``: the theme's templates get the UI strings of the site language from the gettext
-  catalogs (``_``, ``ngettext``, ``rulekb_ui``), so that a theme override writes
-  ``{{ _("Search") | e }}`` as the page templates do, and ``rulekb_site_root``: where the site's
-  root is from the language's root (".." in a build; "." under `rulekb serve`, which serves the
-  shared files from the language's root);
-- ``on_env`` (every page rendered, links not yet checked, no page written yet), in one go for
-  all the pages: puts the HTML blocks of each generated page in place of its placeholder
-  paragraphs (`render.markup.split_blocks`; so a plugin's ``on_page_content`` sees the
-  placeholders), records the ids of the HTML blocks as anchors of a page that a Markdown link
-  points into with an anchor its headings do not have (for mkdocs' anchor validation; the other
-  pages' ids are never needed), and makes each page's links to the same page in the other
-  languages (relative, so they work from ``file://``): the theme global ``rulekb_alternates``,
-  {page's dest_uri: links}, for the language menu and its ``hreflang`` links
-  (``templates/partials/alternate.html``);
+- ``on_env`` (every page rendered, links not yet checked, no page written yet), once for all the
+  pages: puts the HTML blocks of each generated page in place of its placeholder paragraphs
+  (`render.markup.fill_blocks`; so a plugin's ``on_page_content`` sees the placeholders);
+  records the ids of the HTML blocks as anchors of a page that a Markdown link points into with
+  an anchor its headings do not have (for mkdocs' anchor validation; the other pages' ids are
+  never needed); and gives the theme's templates their globals: the UI strings of the site
+  language (``_``, ``ngettext``, ``rulekb_ui``: a theme override writes ``{{ _("Search") | e }}``
+  as the page templates do), ``rulekb_site_root`` (where the site's root is from the language's
+  root: ".." in a build, "." under `rulekb serve`) and ``rulekb_alternates``, {page's dest_uri:
+  its links to the same page in every language}, relative so that they work from ``file://``,
+  for the language menu and its ``hreflang`` links (``templates/partials/alternate.html``);
 - ``on_post_template``: writes no ``404.html``: mkdocs gives it root-absolute links (``/assets/…``),
   which are broken in a site that is opened from disk or served below a language folder;
 - ``on_post_page``: sets ``<html lang>`` when material has no UI strings for the language and
   its templates fell back to English.
 
-The processor time spent in these hooks is added up in `RulekbPlugin.own_seconds`: the build
-counts it as the pipeline's time, not mkdocs' (`make bench`). The hooks work per build, not per
-page: reading the processor clock is a system call (``time.process_time``), and timed around
-every hook of every page it counted 30-35 µs a call in a build's mkdocs process (0.7 µs a reading
-in a tight loop), more than most per-page hooks did; so the pages' work is done in ``on_env``,
-timed once. The one hook left per page, ``on_post_page``, is timed when it changes the page;
-without a language to fix it returns the page untouched after one test, before any reading of
-the clock. (Not ``time.perf_counter``, which reads no system clock: it is wall-clock time, and a
-hook interval that holds a switch to another process would count that process's time.)
+The processor time of the hooks that do the pipeline's work is added up in
+`RulekbPlugin.own_seconds`, which the build counts as the pipeline's time, not mkdocs'
+(`time.process_time`: wall-clock time would count other processes' turns). The pages' work is
+done once, in ``on_env``, rather than per page, where reading the clock around every hook would
+cost more than most of them did; ``on_post_page`` reads it only when it changes a page.
 """
 
 from __future__ import annotations
