@@ -4,26 +4,15 @@ through mkdocs; here each hook on its own."""
 
 from __future__ import annotations
 
-import random
 import time
 from types import SimpleNamespace
 
 import pytest
 from mkdocs.exceptions import PluginError
-from mkdocs.structure.files import File, file_sort_key
 
-from rulekb.mkdocs_plugin import RulekbPlugin, docs_order
+from rulekb.mkdocs_plugin import RulekbPlugin
 
 LANGUAGES = [["en", "English"], ["de", "Deutsch"], ["fr", "Français"]]
-
-
-def test_the_docs_order_is_mkdocs_order_of_a_docs_folder():
-    paths = ["index.md", "about.md", "rules/index.md", "rules/retrace.md", "rules/a.md", "rules/README.md",
-             "cards/qu.md", "cards/index.md", "glossary.md", "status.md", "n/702.html", "assets/x.css",
-             "a/b/c.md", "a/b/index.md", "a/z.md", "parallel/retrace.md", "search/rules.js"]
-    random.Random(1).shuffle(paths)
-    files = [File(p, src_dir=None, dest_dir="/site", use_directory_urls=False) for p in paths]
-    assert sorted(paths, key=docs_order) == [f.src_uri for f in sorted(files, key=file_sort_key)]
 
 
 def _plugin(blocks, *, lang="de", fix_html_lang=False) -> RulekbPlugin:

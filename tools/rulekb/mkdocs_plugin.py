@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import functools
 import gettext
-import posixpath
 import re
 import time
 from pathlib import Path
@@ -92,15 +91,6 @@ def unneeded_asset(src_uri: str) -> bool:
 _ID = re.compile(r'\sid="([^"]+)"')
 
 _HTML_LANG = re.compile(r'<html lang="[^"]*"')
-
-def docs_order(src_uri: str) -> tuple[tuple[str, ...], bool, str]:
-    """The sort key of mkdocs' `file_sort_key` (the order of a docs folder: each folder's index
-    first, sub-folders after the files beside them) from a file's path: the same order, without
-    making a `PurePosixPath` of each of the ~1,400 paths of a language."""
-    *folders, name = src_uri.split("/")
-    stem = posixpath.splitext(name)[0]
-    return (tuple(folders), stem not in ("index", "README"), name)
-
 
 T = TypeVar("T")
 
@@ -175,12 +165,12 @@ class RulekbPlugin(BasePlugin[RulekbConfig]):
             if (unneeded_asset(file.src_uri) or file.src_uri in self._pages or file.src_uri in self._assets
                     or file.src_uri in self._served):
                 files.remove(file)
-        # in the order of a docs folder (the search index's), made before the files are
+        # in the order of a docs folder (mkdocs' own `file_sort_key`: the search index's order)
         added = {path: {"content": text} for path, text in self._pages.items()}
         added.update((path, {"content": text}) for path, text in self._served.items())
         added.update((path, {"abs_src_path": source}) for path, source in self._assets.items())
-        for path in sorted(added, key=docs_order):
-            files.append(File.generated(config, path, **added[path]))
+        for file in sorted((File.generated(config, path, **spec) for path, spec in added.items()), key=file_sort_key):
+            files.append(file)
         return files
 
     @_own_time
