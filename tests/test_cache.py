@@ -126,13 +126,26 @@ def test_an_entry_of_another_key_is_not_taken(cache_home, reads, valid_tree):
     assert len(reads) == len(entries) - 1  # every copied entry was refused
 
 
-def test_another_code_version_has_its_own_entries(tmp_path):
-    module = tmp_path / "validate.py"
-    module.write_text("A = 1\n")
-    before = cache.code_version([module], "3.11")
-    module.write_text("A = 2\n")
-    assert cache.code_version([module], "3.11") != before
-    assert cache.code_version([module], "3.12") != cache.code_version([module], "3.11")
+def test_the_code_key_changes_with_any_file_of_the_package_and_with_the_libraries(tmp_path):
+    package = tmp_path / "rulekb"
+    (package / "templates").mkdir(parents=True)
+    (package / "validate.py").write_text("A = 1\n")
+    (package / "templates" / "rule.md.j2").write_text("{{ rule }}\n")
+    before = cache.package_digest(package, ["3.11", "PyYAML==6.0"])
+    (package / "__pycache__").mkdir()
+    (package / "__pycache__" / "validate.cpython-311.pyc").write_bytes(b"compiled")
+    assert cache.package_digest(package, ["3.11", "PyYAML==6.0"]) == before    # compiled files aside
+    assert cache.package_digest(package, ["3.11", "PyYAML==6.1"]) != before    # a library upgraded
+    (package / "templates" / "rule.md.j2").write_text("{{ rule.title }}\n")
+    assert cache.package_digest(package, ["3.11", "PyYAML==6.0"]) != before    # a template changed
+
+
+def test_every_cache_is_opened_from_the_table(cache_home):
+    for entry in cache.CACHES:
+        store = cache.store(entry.name)
+        assert store is not None and store.folder == cache_home / entry.name / cache.code_key()
+    with pytest.raises(ValueError, match="not a cache of rulekb.cache.CACHES"):
+        cache.store("unlisted")
 
 
 def test_old_code_versions_are_removed_when_entries_are_written(cache_home, valid_tree):

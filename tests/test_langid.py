@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from rulekb import langid
+from rulekb import cache, langid
 
 LANGUAGES = ("en", "de", "fr")
 SENTENCES = [
@@ -40,7 +40,7 @@ def test_the_cache_is_made_on_the_first_load_and_read_afterwards(tmp_path, monke
     monkeypatch.setenv("RULEKB_CACHE_DIR", str(tmp_path / "cache"))
     from py3langid.langid import MODEL_DIR, MODEL_FILE
     target = langid.model_cache_file(MODEL_DIR / MODEL_FILE)
-    assert target is not None and target.parent == tmp_path / "cache" and not target.exists()
+    assert target is not None and target.parent == cache.store("language-model").folder and not target.exists()
     assert _verdicts(langid.new_identifier()) == reference            # from py3langid's file …
     assert target.is_file() and target.stat().st_size > (MODEL_DIR / MODEL_FILE).stat().st_size   # … saved uncompressed
     assert [p.name for p in target.parent.iterdir()] == [target.name]   # no temporary file left
@@ -53,6 +53,7 @@ def test_a_broken_cache_file_is_not_used(tmp_path, monkeypatch, reference):
     monkeypatch.setenv("RULEKB_CACHE_DIR", str(tmp_path))
     from py3langid.langid import MODEL_DIR, MODEL_FILE
     target = langid.model_cache_file(MODEL_DIR / MODEL_FILE)
+    target.parent.mkdir(parents=True)
     target.write_bytes(b"not a model")
     assert _verdicts(langid.new_identifier()) == reference
 

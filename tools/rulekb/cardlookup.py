@@ -30,7 +30,7 @@ from typing import Iterator
 from . import cache as cache_module
 from .diagnostics import DataError, Problem
 from .ids import slug
-from .knowledge import cached_contents, code_version
+from .knowledge import cached_contents
 from .layout import CARDS_DIR, LANGUAGES_FILE, RELEASES_DIR, RULES_DIR, RULINGS_DIR, SOURCES_FILE, YAML_SUFFIXES, release_dates
 from .load import SourceFile, parse_bytes, parse_text
 from .models import SOURCE_LANGUAGE, Card, Rule, Ruling
@@ -176,9 +176,7 @@ class NameIndex:
 
 def names_cache() -> cache_module.FileCache | None:
     """The cache of the card files' name indexes (None when caches are turned off)."""
-    folder = cache_module.cache_dir()
-    version = cache_module.code_version([Path(__file__)], code_version())
-    return None if folder is None else cache_module.FileCache(folder / "card-names", version)
+    return cache_module.store("card-names")
 
 
 def card_names(card: Card) -> tuple[str, ...]:

@@ -17,7 +17,6 @@ import functools
 import gettext
 import io
 import re
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
@@ -139,20 +138,6 @@ def mo_bytes(catalog: Catalog) -> bytes:
     return buffer.getvalue()
 
 
-# The modules whose code reads and compiles a UI catalog: a change to any of them is a new version
-# of the UI catalog cache.
-_CODE = ("i18n", "cache", "diagnostics", "models")
-
-
-@functools.cache
-def code_version() -> str:
-    """The version of the code that compiles a UI catalog: its modules' sources, Babel's version,
-    Python's version."""
-    import babel
-    folder = Path(__file__).parent
-    return cache_module.code_version([folder / f"{name}.py" for name in _CODE], sys.version, babel.__version__)
-
-
 def compiled_catalog(path: Path, display: str) -> gettext.GNUTranslations:
     """The UI catalog at `path` read (`read_catalog`) and compiled (`mo_bytes`), through the UI
     catalog cache (`cache.cached`, ``<cache_dir>/ui-catalogs/``): a catalog of the same bytes,
@@ -160,7 +145,7 @@ def compiled_catalog(path: Path, display: str) -> gettext.GNUTranslations:
     catalogs again: ~25-50 ms of the 'load and validate' part on the bench data, ~1 ms from the
     cache)."""
     data = path.read_bytes()
-    mo = cache_module.cached("ui-catalogs", code_version(), (display, data),
+    mo = cache_module.cached("ui-catalogs", (display, data),
                              lambda: mo_bytes(read_catalog(path, display, data)), bytes)
     return gettext.GNUTranslations(io.BytesIO(mo))
 

@@ -29,16 +29,12 @@ cyclic garbage collector is paused (`collection_paused`, which says why).
 from __future__ import annotations
 
 import contextlib
-import functools
 import gc
 import hashlib
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Iterator, Mapping, Sequence
-
-import yaml
 
 from . import cache as cache_module
 from . import parallel
@@ -253,24 +249,9 @@ def load_linked(root: Path) -> LinkedKB:
     return link(load_knowledge_base(root))
 
 
-# The modules whose code makes a cache entry: a change to any of them is a new code version.
-_ENTRY_MODULES = ("cache", "diagnostics", "knowledge", "layout", "load", "models", "refs", "releaseranges", "schema",
-                  "validate", "validate_cards")
-
-
-@functools.cache
-def code_version() -> str:
-    """The version of the code that parses and checks a file: its modules' sources, PyYAML's
-    version and parser, Python's version."""
-    folder = Path(__file__).parent
-    return cache_module.code_version([folder / f"{name}.py" for name in _ENTRY_MODULES], sys.version,
-                                     yaml.__version__, str(getattr(yaml, "__with_libyaml__", False)))
-
-
 def knowledge_cache() -> cache_module.FileCache | None:
-    """The knowledge cache of this code version, or None when caches are turned off."""
-    folder = cache_module.cache_dir()
-    return None if folder is None else cache_module.FileCache(folder / "knowledge", code_version())
+    """The knowledge cache of this code (`cache.store`), or None when caches are turned off."""
+    return cache_module.store("knowledge")
 
 
 def _read_bytes(path: Path, rel: str, problems: list[Problem]) -> bytes | None:

@@ -8,9 +8,10 @@ time a check asks (`identifier`), and kept in the model cache:
 
 - the model cache: the identifier's arrays, as `LanguageIdentifier` exposes them (its public
   attributes ``nb_ptc``, ``nb_pc``, ``nb_classes``, ``tk_nextmove``, ``tk_output``, ``tk_row``),
-  saved uncompressed with numpy's public ``savez``/``load`` in `cache_dir()`
-  (``$RULEKB_CACHE_DIR``, else ``$XDG_CACHE_HOME/rulekb`` or ``~/.cache/rulekb``), named by
-  py3langid's version and its model file's size; the identifier is then built from them with
+  saved uncompressed with numpy's public ``savez``/``load`` in the ``language-model`` cache
+  (`cache.store`: under ``$RULEKB_CACHE_DIR``, else ``$XDG_CACHE_HOME/rulekb`` or
+  ``~/.cache/rulekb``, in the folder of the code's key), named by py3langid's version and its
+  model file's size; the identifier is then built from them with
   its public constructor, in ~0.2 s instead of ~1 s. It is derived data, made again when
   missing or unreadable (``RULEKB_CACHE_DIR=`` turns it off); it depends on no project, hence a
   per-user cache and not a project's ``build/``. Delete the file to clear it.
@@ -26,7 +27,7 @@ import functools
 from pathlib import Path
 from typing import Sequence
 
-from .cache import cache_dir
+from . import cache
 from .files import WriteError, write_atomic
 
 Verdicts = list  # of (language, probability), one per text, in order
@@ -48,15 +49,15 @@ def model_version() -> str:
 def model_cache_file(model: Path) -> Path | None:
     """The model's arrays in the cache, named by py3langid's version, the model file's size and
     the layout (so that another model never reads this one's copy)."""
-    folder = cache_dir()
-    if folder is None:
+    store = cache.store("language-model")
+    if store is None:
         return None
     import py3langid
     try:
         size = model.stat().st_size
     except OSError:
         return None
-    return folder / f"py3langid-{py3langid.__version__}-model-{size}-{CACHE_FORMAT}.npz"
+    return store.folder / f"py3langid-{py3langid.__version__}-model-{size}-{CACHE_FORMAT}.npz"
 
 
 def new_identifier():  # type: ignore[no-untyped-def]

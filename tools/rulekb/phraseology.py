@@ -41,13 +41,12 @@ import bisect
 import datetime as dt
 import functools
 import re
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Iterator, Mapping
 
-from .cache import cached, code_version
+from .cache import cached
 from .diagnostics import DataError, Problem
 from .layout import LANGUAGES_FILE
 from .load import Node, parse_file
@@ -664,9 +663,7 @@ def load_phraseology(root: Path) -> Phraseology:
         data = path.read_bytes()
     except OSError:
         return phraseology_from(root, path, languages)   # which names the problem
-    here = Path(__file__).resolve().parent
-    version = code_version([here / "phraseology.py", here / "load.py", here / "schema.py"], sys.version)
-    return cached("phraseology", version, (data, *languages), lambda: phraseology_from(root, path, languages), Phraseology)
+    return cached("phraseology", (data, *languages), lambda: phraseology_from(root, path, languages), Phraseology)
 
 
 __all__ = ["PHRASEOLOGY_FILE", "FAMILIES", "HALF_LIFE", "GRAMMARS", "Grammar", "Occurrence", "Patterns", "patterns",

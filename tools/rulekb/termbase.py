@@ -20,7 +20,6 @@ the same code, is not parsed again.
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -409,14 +408,6 @@ def load_termbase(root: Path, kb=None) -> Termbase:
 
 
 
-@functools.cache
-def code_version() -> str:
-    """The version of the code that makes a termbase from its file: this module and the modules
-    that parse and check every data file (`knowledge.code_version`)."""
-    from .knowledge import code_version as files_version
-    return cache_module.code_version([Path(__file__)], files_version())
-
-
 def cached_termbase(root: Path, path: Path, languages: tuple[str, ...], sources: frozenset[str]) -> Termbase:
     """`termbase_from`, through the termbase cache (`cache.cached`, ``<cache_dir>/termbase/``):
     a termbase made from the same bytes, checked against the same languages and sources by the
@@ -424,5 +415,5 @@ def cached_termbase(root: Path, path: Path, languages: tuple[str, ...], sources:
     build or a check on the 44 KB termbase of the bench data, ~1 ms from the cache)."""
     data = path.read_bytes()
     rel = path.relative_to(root).as_posix()
-    return cache_module.cached("termbase", code_version(), (repr((languages, sorted(sources))), rel, data),
+    return cache_module.cached("termbase", (repr((languages, sorted(sources))), rel, data),
                                lambda: termbase_from(rel, data, languages, sources), Termbase)

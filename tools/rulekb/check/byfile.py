@@ -7,7 +7,7 @@ ruling, which one data file holds, and on the project's files that hold no rule 
 termbase, the phraseology, the languages, sources and releases, the cards). A check registered with
 ``by_file=True`` promises that much (`Check.by_file`); `ByFile` keeps its findings per data file,
 keyed by that file's path and SHA-256 (`knowledge.read_files` took them), the SHA-256 of every file
-that holds no rule or ruling, the by-file checks that run and the code's version (`code_version`);
+that holds no rule or ruling, the by-file checks that run and the code's key (`cache.code_key`);
 not the other selected checks, which no by-file check reads (`Context.selected`), so two profiles
 with the same by-file checks share the entries. A run after an edit of one file runs these checks on the rules and
 rulings of the changed files alone (`Context.part`) and takes the rest as kept; the checks that
@@ -15,7 +15,7 @@ compare texts across files (duplicates, inconsistent terms, references, coverage
 as before. The findings are those of a run that keeps nothing (tests/check/test_check_byfile.py
 compares them on every by-file check).
 
-The entries live under ``<cache dir>/check-files/<code version>/``, one per data file state (a
+The entries live under ``<cache dir>/check-files/<code key>/``, one per data file state (a
 mapping from check code to the findings of that file's units, in the order the check gave them);
 with caches off (``RULEKB_CACHE_DIR=``) or without the files' digests nothing is kept. Delete the
 folder to clear it.
@@ -23,34 +23,14 @@ folder to clear it.
 
 from __future__ import annotations
 
-import functools
-import sys
-from pathlib import Path
 from typing import Mapping, Sequence
 
 from .. import cache as cache_module
-from .. import langid
 from ..knowledge import ProjectFiles
 from ..models import Finding, KnowledgeBase, Rule
 from .base import Context
 
 FOLDER = "check-files"
-# The modules whose code decides a finding, besides the check package: what makes the knowledge
-# base of a file, and what the checks read (also part of the run cache's version, `check.cache`).
-FINDING_MODULES = ("models.py", "refs.py", "termbase.py", "phraseology.py", "langid.py", "schema.py", "validate.py",
-                   "validate_cards.py", "link.py", "load.py", "layout.py", "knowledge.py", "releaseranges.py",
-                   "diagnostics.py")
-
-
-@functools.cache
-def code_version() -> str:
-    """A hash of the check package's sources and the modules a finding comes from, with Python's
-    version and the language model's (py3langid's)."""
-    package = Path(__file__).resolve().parent
-    paths = sorted(package.glob("*.py")) + [package.parent / name for name in FINDING_MODULES]
-    return cache_module.code_version(paths, sys.version, langid.model_version())
-
-
 def unit_files(kb: KnowledgeBase) -> dict[str, str]:
     """Unit id -> the data file that holds its rule or ruling (`KnowledgeBase.owners`)."""
     return {unit: owner.file if isinstance(owner, Rule) else owner.unit.pos.file for unit, owner in kb.owners.items()}
@@ -74,7 +54,7 @@ class ByFile:
             held = set(holding)
             others = [part for rel, digest in sorted(files.digests.items()) if rel not in held for part in (rel, digest)]
             shared = cache_module.FileCache.key(*others, "codes", *self.codes)
-            self.store = cache_module.FileCache(folder / FOLDER, code_version())
+            self.store = cache_module.store(FOLDER)
             for rel in holding:
                 self.keys[rel] = cache_module.FileCache.key(shared, rel, files.digests[rel])
                 found = self.store.get(self.keys[rel])

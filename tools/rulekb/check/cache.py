@@ -8,8 +8,8 @@ where nothing changed reuses the last result — and the report it printed — i
 the knowledge base and running the checks again. `RunCache` keys a run by the SHA-256 of every
 data file (the digests `knowledge.read_files` took when it read them: nothing is read twice),
 the profile and the languages; a report adds its format and the bytes of the UI catalogs. The
-entries live under ``<cache dir>/checks/<code version>/`` (the code version hashes the check and
-report packages and the modules they read, so a change of a check or a report is a new folder),
+entries live under ``<cache dir>/checks/<code key>/`` (`cache.code_key`, a hash of the whole package, so a
+change of a check or a report is a new folder),
 beside the knowledge cache (`rulekb.cache`); delete the folder to clear it.
 
 With every report of a run cached, `rulekb check` reads the files, hashes them and prints: the
@@ -18,35 +18,16 @@ knowledge base is not loaded at all (with all rules and cards, loading it is ~2 
 
 from __future__ import annotations
 
-import functools
 import hashlib
-import sys
 from pathlib import Path
 from typing import Callable, Iterable
 
 from .. import cache as cache_module
-from .. import langid
 from ..knowledge import ProjectFiles, read_files
 from ..layout import TRANSLATIONS_DIR
 from . import CheckResult
-from .byfile import FINDING_MODULES
 
-# The modules whose code decides a check result or a report, besides the check and report packages:
-# those a finding comes from (`byfile.FINDING_MODULES`) and those a report's words come from.
-_INPUT_MODULES = FINDING_MODULES + ("i18n.py", "render/templating.py")
 UI_CATALOGS = TRANSLATIONS_DIR + "/ui"   # the gettext catalogs a report's labels may come from
-
-
-@functools.cache
-def code_version() -> str:
-    """A hash of the check and report packages' sources, the report templates and the modules
-    they read, with Python's version and the language model's."""
-    package = Path(__file__).resolve().parent
-    top = package.parent
-    paths = (sorted(package.glob("*.py")) + sorted((top / "report").glob("*.py"))
-             + [top / name for name in _INPUT_MODULES]
-             + sorted(p for p in (top / "templates").rglob("*") if p.is_file()))
-    return cache_module.code_version(paths, sys.version, langid.model_version())
 
 
 def inputs_key(files: ProjectFiles | Path, profile: str, langs: Iterable[str] | None) -> str | None:
@@ -71,8 +52,7 @@ class RunCache:
         folder = cache_module.cache_dir()
         self.files = files
         self.key = inputs_key(files, profile, langs) if folder is not None else None
-        self.store = (cache_module.FileCache(folder / "checks", code_version())
-                      if folder is not None and self.key is not None else None)
+        self.store = cache_module.store("checks") if self.key is not None else None
 
     def result(self, compute: Callable[[], CheckResult]) -> CheckResult:
         """The run's result: cached, else `compute()` (and kept)."""

@@ -10,10 +10,9 @@ after an edit of one file asks for the same results of every text but the edited
 language: a run computes them only for the texts it has not seen (and the language model, with
 numpy, is not even loaded when every verdict is kept).
 
-The entries live under ``<cache dir>/check-texts/<code version>/``, one per kind, project folder
+The entries live under ``<cache dir>/check-texts/<code key>/``, one per kind, project folder
 and inputs (the termbase's concepts, the languages), each a mapping from a text's hash to its result: the code
-version hashes the modules these results come from (`_INPUT_MODULES`), so a change to any of
-them starts a new folder (an old one is removed after a week unused, `cache.FileCache`). A run
+key hashes the whole package (`cache.code_key`), so a change to any module starts a new folder (an old one is removed after a week unused, `cache.FileCache`). A run
 that computed something new writes the entry again: what it holds now (read again, as another
 process of the run may have written it meanwhile) with the results this run asked for. A run
 need not ask for every text (a narrow profile, the by-file checks on the changed files only,
@@ -26,9 +25,7 @@ kept result is the one the function gives for that text.
 
 from __future__ import annotations
 
-import functools
 import hashlib
-import sys
 from pathlib import Path
 from typing import Callable, Generic, TypeVar
 
@@ -37,20 +34,6 @@ from .. import cache as cache_module
 T = TypeVar("T")
 
 FOLDER = "check-texts"
-# The modules whose code makes a kept result: the check context's terms and references
-# (check/base.py), the language check's sentences, pre-screen and verdicts (check/language.py),
-# this module, and what they call. A change to another check does not discard the kept results.
-_INPUT_MODULES = ("check/base.py", "check/language.py", "check/memo.py", "models.py", "refs.py", "termbase.py",
-                  "langid.py")
-
-
-@functools.cache
-def code_version() -> str:
-    """A hash of the modules the kept results come from, with Python's version."""
-    top = Path(__file__).resolve().parent.parent
-    return cache_module.code_version([top / name for name in _INPUT_MODULES], sys.version)
-
-
 def text_key(lang: str, text: str) -> bytes:
     """The key of a text in a memo: a hash of its language and its characters."""
     return hashlib.blake2b(f"{lang}\0{text}".encode("utf-8", "surrogatepass"), digest_size=16).digest()
@@ -74,8 +57,7 @@ class TextMemo(Generic[T]):
 
     def _read(self) -> dict[bytes, T]:
         if self._kept is None:
-            folder = cache_module.cache_dir() if self.project is not None else None
-            self._store = None if folder is None else cache_module.FileCache(folder / FOLDER, code_version())
+            self._store = cache_module.store(FOLDER) if self.project is not None else None
             found = self._store.get(self.key) if self._store is not None else None
             self._kept = found if isinstance(found, dict) else {}
         return self._kept

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from ..models import M_, MN_, SOURCE_LANGUAGE, Severity, UnitKind
+from ..models import M_, MN_, SOURCE_LANGUAGE, Severity
 from .base import Check, Context, Issue, quote
 from .staleness import source_english
 

@@ -28,7 +28,7 @@ from ..check.coverage import Cell
 from ..check.view import (Chart, Counts, Entry, Index, Words, by_group, chart, count_words, counts, entry,
                           grouped_missing, localised, plural, row_key, say, translated_rows)
 from ..i18n import UI
-from ..models import SOURCE_LANGUAGE, Finding, KnowledgeBase, Severity
+from ..models import Finding, KnowledgeBase, Severity
 from . import paths
 from .templating import Pages
 

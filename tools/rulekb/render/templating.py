@@ -37,14 +37,13 @@ import functools
 import json
 import os
 import re
-from pathlib import Path
 from typing import Any, Iterable
 
 import jinja2
 import jinja2.bccache
 from markupsafe import Markup, escape
 
-from ..cache import cache_dir, code_version
+from .. import cache
 from ..i18n import UI
 
 __all__ = ["environment", "make_environment", "compiled_templates", "CompiledTemplates", "template", "Pages", "fill", "md", "heading", "front_matter"]
@@ -129,11 +128,8 @@ class CompiledTemplates(jinja2.FileSystemBytecodeCache):
 
 def compiled_templates() -> CompiledTemplates | None:
     """The cache of compiled templates (None when ``RULEKB_CACHE_DIR`` is set empty)."""
-    folder = cache_dir()
-    if folder is None:
-        return None
-    version = code_version([Path(__file__)], jinja2.__version__)
-    return CompiledTemplates(str(folder / "templates" / version))
+    store = cache.store("templates")
+    return None if store is None else CompiledTemplates(str(store.folder))
 
 
 def make_environment(compiled: jinja2.BytecodeCache | None) -> jinja2.Environment:
