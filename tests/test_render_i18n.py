@@ -192,6 +192,21 @@ def test_french_strings_space_their_punctuation():
         assert not re.search(r"« | »|«[^\u00a0\u202f]|[^\u00a0\u202f]»", text), f"fr.po: {text!r}: the spaces inside « »"
 
 
+# the quotation marks of each language: what a German or French message quotes, it quotes as
+# printed German („…“) and French (« … ») texts do, never with the ASCII quotes of the English msgids
+QUOTES = {"de": re.compile(r"„[^“]*“"), "fr": re.compile(r"«\u00a0[^»]*\u00a0»")}
+# a message that shows the ASCII apostrophe itself (the mixed apostrophes, the space before a mark)
+_SHOWS_APOSTROPHE = re.compile(r"\(„\{straight\}“\)|\(«\u00a0\{straight\}\u00a0»\)|' \{mark\}'")
+
+
+@pytest.mark.parametrize("lang", sorted(QUOTES))
+def test_messages_quote_as_the_language_does(lang):
+    for msgid, text in _strings(lang):
+        text = _SHOWS_APOSTROPHE.sub("", QUOTES[lang].sub("", text))
+        assert not re.search(r"(?<![\w’])'[^'\s][^']*'(?!\w)", text), \
+            f"{lang}.po: {msgid!r} quotes with ASCII quotes: {text!r}"
+
+
 @pytest.mark.parametrize("lang, zero, one, two", [
     ("de", "0 Fehler, 0 Warnungen, 0 Hinweise; 0 ausgenommen", "1 Fehler, 1 Warnung, 1 Hinweis; 1 ausgenommen",
      "2 Fehler, 2 Warnungen, 2 Hinweise; 2 ausgenommen"),
