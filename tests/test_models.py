@@ -1,4 +1,4 @@
-"""Tests for rulekb.models: the normalised English that translations' hashes are taken of must
+"""Tests for rulekb.models: numbers and quotes in messages as the reader writes them; the normalised English that translations' hashes are taken of must
 not change (a changed hash would make every translation look stale)."""
 
 from __future__ import annotations
@@ -8,7 +8,9 @@ import unicodedata
 
 from hypothesis import given, strategies as st
 
-from rulekb.models import english_hash, normalise
+import pytest
+
+from rulekb.models import M_, Number, Percent, Quoted, QuotedEach, english_hash, normalise
 
 _FOLD = str.maketrans({"“": '"', "”": '"', "„": '"', "«": '"', "»": '"', "‘": "'", "’": "'",
                        "‚": "'", "–": "-", "—": "-", "\u00a0": " ", "\u202f": " "})
@@ -35,3 +37,22 @@ def test_white_space_and_typography_do_not_change_the_hash():
     assert english_hash("Retrace  appears on some instants and sorceries.") == english_hash(
         "Retrace appears on some instants and sorceries. ")
     assert english_hash("a “quoted” – text") == english_hash('a "quoted" - text')
+
+
+def _reader(lang):
+    from conftest import ROOT
+    from rulekb.i18n import load_ui
+    from rulekb.models import Language
+    return None if lang == "en" else load_ui(ROOT, Language(lang, lang, lang, {"de": "de_DE", "fr": "fr_FR"}[lang]))
+
+
+@pytest.mark.parametrize("value, lang, written", [
+    (Number(2.1, 1), "en", "2.1"), (Number(2.1, 1), "de", "2,1"), (Number(2.1, 1), "fr", "2,1"),
+    (Number(1234), "en", "1,234"), (Number(1234), "de", "1.234"), (Number(1234), "fr", "1\u202f234"),
+    (Percent(0.854), "en", "85%"), (Percent(0.854), "de", "85\u00a0%"), (Percent(0.854), "fr", "85\u00a0%"),
+    (Quoted("cast"), "en", "'cast'"), (Quoted("cast"), "de", "„cast“"), (Quoted("cast"), "fr", "«\u00a0cast\u00a0»"),
+    (QuotedEach(("hand", "library")), "de", "„hand“, „library“"),
+])
+def test_numbers_and_quotes_in_a_message_are_written_as_the_reader_writes_them(value, lang, written):
+    """A French report says "2,1 fois", a German one "1.234 Zeichen"; words are quoted „…“ / « … »."""
+    assert M_("{x}", x=value).render(_reader(lang)) == written

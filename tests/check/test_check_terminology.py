@@ -354,8 +354,8 @@ def test_a_fix_keeps_the_form_of_the_word_it_replaces(found, term, forms, replac
 
 
 @pytest.mark.parametrize("lang, concept, note", [
-    ("fr", "'lancer'", "les textes des cartes françaises écrivent 'lancer' pour les sorts"),
-    ("de", "'wirken'", "französische Kartentexte schreiben 'lancer' für Zaubersprüche"),   # the German reader's term
+    ("fr", "«\u00a0lancer\u00a0»", "les textes des cartes françaises écrivent «\u00a0lancer\u00a0» pour les sorts"),
+    ("de", "„wirken“", "französische Kartentexte schreiben „lancer“ für Zaubersprüche"),   # the German reader's term
     ("en", "'cast'", "French card texts write 'lancer' for spells"),
 ])
 def test_a_deprecated_term_reads_in_the_readers_language_its_concept_and_its_note_too(lang, concept, note):
@@ -364,13 +364,14 @@ def test_a_deprecated_term_reads_in_the_readers_language_its_concept_and_its_not
     and where the message speaks of the English text it names the English word."""
     from conftest import ROOT
     from rulekb.i18n import load_ui
-    from rulekb.models import Language
+    from rulekb.models import Language, quoted
     issue = codes_for("terminology.deprecated", "fr", DEPRECATED[-3][1])[0]
     assert "a deprecated term in French for 'cast'" in issue.message
     reader = None if lang == "en" else load_ui(ROOT, Language(lang, lang, lang, {"de": "de_DE", "fr": "fr_FR"}[lang]))
     text = issue.msg.render(reader)
     assert f"{concept} —" in text and note in text
-    assert "'cast'" in text.split(" — ", 1)[1]   # "the English does not speak of 'cast' here"
+    # "the English does not speak of 'cast' here", quoted as the reader's language quotes
+    assert quoted("cast", lang) in text.split(" — ", 1)[1]
 
 
 @pytest.mark.parametrize("lang,text,uses", [

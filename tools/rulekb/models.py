@@ -426,7 +426,70 @@ class Named:
 
     def render(self, speaker: Speaker | None) -> str:
         lang = speaker.lang if speaker is not None else SOURCE_LANGUAGE
-        return f"'{dict(self.terms).get(lang, self.english)}'"
+        return quoted(dict(self.terms).get(lang, self.english), lang)
+
+
+# how each language quotes a word in running text: German „…“ and French « … » (no-break spaces
+# inside), as printed texts do; English (the msgids) in single quotes
+QUOTATION_MARKS = {"de": ("„", "“"), "fr": ("«\u00a0", "\u00a0»")}
+
+
+def quoted(text: str, lang: str) -> str:
+    """`text` in the quotation marks of `lang` ("'cast'", "„wirken“", "« lancer »")."""
+    opening, closing = QUOTATION_MARKS.get(lang, ("'", "'"))
+    return f"{opening}{text}{closing}"
+
+
+@dataclass(frozen=True)
+class Quoted:
+    """A word or text quoted in a message, in the reader's quotation marks (`quoted`)."""
+
+    text: str
+
+    def render(self, speaker: Speaker | None) -> str:
+        return quoted(self.text, speaker.lang if speaker is not None else SOURCE_LANGUAGE)
+
+
+@dataclass(frozen=True)
+class QuotedEach:
+    """Several words quoted in a message, each in the reader's quotation marks, joined by commas."""
+
+    texts: tuple[str, ...]
+
+    def render(self, speaker: Speaker | None) -> str:
+        lang = speaker.lang if speaker is not None else SOURCE_LANGUAGE
+        return ", ".join(quoted(text, lang) for text in self.texts)
+
+
+@dataclass(frozen=True)
+class Number:
+    """A number in a message, written as the reader's language writes it (Babel): "2.1" / "2,1",
+    "1,234" / "1.234" / "1 234"."""
+
+    value: float
+    digits: int = 0         # digits after the decimal sign
+
+    def render(self, speaker: Speaker | None) -> str:
+        return _format_number(self.value, self.digits, speaker.lang if speaker is not None else SOURCE_LANGUAGE)
+
+
+@dataclass(frozen=True)
+class Percent:
+    """A share (0..1) in a message as a whole percentage in the reader's format ("85%", "85 %")."""
+
+    share: float
+
+    def render(self, speaker: Speaker | None) -> str:
+        whole = round(self.share * 100)
+        return speaker.percent(whole) if speaker is not None else f"{whole}%"
+
+
+@functools.lru_cache(maxsize=1024)
+def _format_number(value: float, digits: int, lang: str) -> str:
+    from babel.numbers import format_decimal
+
+    pattern = "#,##0" + ("." + "0" * digits if digits else "")
+    return format_decimal(value, format=pattern, locale=lang)
 
 
 @dataclass(frozen=True)
@@ -445,7 +508,7 @@ class InLanguages:
 class Message:
     """A QA message or suggestion in any UI language: `template` is the English msgid of the UI
     catalogs (``translations/ui/*.po``) with ``{named}`` fields, `args` their values (text,
-    numbers, a `Lang`, a `Named` concept, an `InLanguages` text, or another `Message`, or a tuple of them joined by "; ").
+    numbers, a `Number` or `Percent` (written as the reader writes numbers), a `Quoted` word, a `Lang`, a `Named` concept, an `InLanguages` text, or another `Message`, or a tuple of them joined by "; ").
     With `plural` (its English plural msgid), the number `args[count]` chooses the form (ngettext:
     "1 parenthèse", "0 parenthèse", "2 parenthèses")."""
 
@@ -484,7 +547,7 @@ def _rendered(value: object, speaker: Speaker | None) -> object:
         return value.render(speaker)
     if isinstance(value, Lang):
         return speaker.language_name(value.code) if speaker is not None else value.english
-    if isinstance(value, (Named, InLanguages)):
+    if isinstance(value, (Named, InLanguages, Quoted, QuotedEach, Number, Percent)):
         return value.render(speaker)
     if isinstance(value, tuple):
         parts = [str(_rendered(v, speaker)) for v in value]

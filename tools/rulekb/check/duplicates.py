@@ -17,7 +17,7 @@ from typing import Iterator
 
 import cydifflib
 
-from ..models import M_, SOURCE_LANGUAGE, Severity, Status, normalise
+from ..models import M_, SOURCE_LANGUAGE, Percent, Severity, Status, normalise
 from .base import Check, Context, Issue, Text
 
 THRESHOLD = 0.9
@@ -75,8 +75,8 @@ def near_duplicate(ctx: Context) -> Iterator[Issue]:
             english = None if lang == SOURCE_LANGUAGE else _english_similarity(a, b)
             if english is not None and english >= ratio - MARGIN:
                 continue  # the English texts are as alike: the translation follows them
-            same = M_("identical") if na == nb else M_("{ratio} similar", ratio=f"{ratio:.0%}")
-            why = (M_(" while their English texts are only {ratio} similar", ratio=f"{english:.0%}")
+            same = M_("identical") if na == nb else M_("{ratio} similar", ratio=Percent(ratio))
+            why = (M_(" while their English texts are only {ratio} similar", ratio=Percent(english))
                    if english is not None else "")
             yield Issue.at(b, M_("{label} and {other} have {same} texts in {lang}{why}: “{excerpt}…” ({where})",
                                  label=b.label, other=a.label, same=same, lang=ctx.lang(lang), why=why,

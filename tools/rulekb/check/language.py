@@ -22,7 +22,7 @@ import re
 from typing import Iterator, Sequence
 
 from .. import langid
-from ..models import M_, SOURCE_LANGUAGE, Severity, Status
+from ..models import M_, SOURCE_LANGUAGE, Number, Severity, Status
 from .base import VERDICTS, Check, Context, Issue, Text
 
 MIN_WORDS = 6
@@ -181,7 +181,7 @@ def wrong_language(ctx: Context) -> Iterator[Issue]:
             sentence = t.text[start:end]
             yield Issue.at(t, M_("{label}: a sentence of the text in {lang} is in {other} (confidence {prob}): "
                                  "“{sentence}”", label=t.label, lang=ctx.lang(t.lang), other=ctx.lang(lang),
-                                 prob=f"{prob:.2f}", sentence=sentence),
+                                 prob=Number(prob, 2), sentence=sentence),
                            M_("translate the sentence into {lang}", lang=ctx.lang(t.lang)), span=(start, end))
 
 

@@ -868,14 +868,14 @@ def _zones(ctx: Context, t: Text, zones: frozenset[str]) -> list[tuple[int, str]
 
 
 def zone(ctx: Context) -> Iterator[Issue]:
-    from .terminology import ZONES, _concept_name
+    from .terminology import ZONES, _concept_name, _concept_names
     zones = frozenset(z for z in ZONES if ctx.termbase.concept(z) is not None)
     for t, english in _pairs(ctx):
         found = zone_change(english.text, t.text, t.lang, _zones(ctx, english, zones), _zones(ctx, t, zones))
         if found is None:
             continue
         kind, change = found
-        names = ", ".join(_concept_name(ctx, z) for z in change.expected)
+        names = _concept_names(ctx, change.expected)
         assert change.span is not None
         sentence = next(((a, b) for a, b in sentences(t.text) if a <= change.span[0] < b), (0, len(t.text)))
         if kind == "changed":

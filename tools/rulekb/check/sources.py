@@ -22,7 +22,7 @@ from typing import Iterator
 
 import cydifflib
 
-from ..models import M_, SOURCE_LANGUAGE, Severity, Status, normalise
+from ..models import M_, SOURCE_LANGUAGE, Percent, Severity, Status, normalise
 from .base import Check, Context, Issue, Text
 from .staleness import changes
 
@@ -53,7 +53,7 @@ def disagree(ctx: Context) -> Iterator[Issue]:
     for canonical, other, ratio in _variants(ctx, ctx.targets):
         yield Issue.at(canonical, M_("{label} has two texts in {lang} that differ ({ratio} similar): the canonical "
                                      "[{first}] and [{second}]; from the other to the canonical: {changes}",
-                                     label=canonical.label, lang=ctx.lang(canonical.lang), ratio=f"{ratio:.0%}",
+                                     label=canonical.label, lang=ctx.lang(canonical.lang), ratio=Percent(ratio),
                                      first=_describe(canonical), second=_describe(other),
                                      changes=changes(other.text, canonical.text)),
                        M_("compare both with the English and make the better one canonical; both stay, each with its "
@@ -130,7 +130,7 @@ def english_variant(ctx: Context) -> Iterator[Issue]:
                 continue
             yield Issue.at(t, M_("{label}: the English of [{source}] is a version of the official text of {release} "
                                  "({ratio} similar) that differs from it: {changes}", label=unit.label,
-                                 source=_describe(t), release=best.variant.releases[-1], ratio=f"{ratio:.0%}",
+                                 source=_describe(t), release=best.variant.releases[-1], ratio=Percent(ratio),
                                  changes=changes(best.text, t.text)),
                            M_("check the copy against the official release; translations made from it may need "
                               "the same correction"))

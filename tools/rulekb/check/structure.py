@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from ..models import M_, MN_, SOURCE_LANGUAGE, Severity
+from ..models import M_, MN_, SOURCE_LANGUAGE, Number, Severity
 from .base import Check, Context, Issue, quote
 from .staleness import source_english
 
@@ -133,13 +133,13 @@ def length(ctx: Context) -> Iterator[Issue]:
         if ratio > 1:
             msg = M_("{label}: the text in {lang} is {ratio} times as long as the English ({tr} vs {en} characters), "
                      "much longer than a translation usually is; English: “{english}”", label=t.label,
-                     lang=ctx.lang(t.lang), ratio=f"{ratio:.1f}", tr=len(t.text), en=len(english.text),
+                     lang=ctx.lang(t.lang), ratio=Number(ratio, 1), tr=Number(len(t.text)), en=Number(len(english.text)),
                      english=english.text)
             fix = M_("compare it sentence by sentence with the English: say what the English says, no more")
         else:
             msg = M_("{label}: the text in {lang} is {ratio} times as long as the English ({tr} vs {en} characters), "
                      "much shorter than a translation usually is; English: “{english}”", label=t.label,
-                     lang=ctx.lang(t.lang), ratio=f"{ratio:.1f}", tr=len(t.text), en=len(english.text),
+                     lang=ctx.lang(t.lang), ratio=Number(ratio, 1), tr=Number(len(t.text)), en=Number(len(english.text)),
                      english=english.text)
             fix = M_("compare it sentence by sentence with the English: translate what is missing")
         yield Issue.at(t, msg, fix)

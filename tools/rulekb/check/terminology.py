@@ -31,9 +31,9 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Iterable, Iterator
 
-from ..models import M_, SOURCE_LANGUAGE, InLanguages, Message, Named, Severity, UnitKind
+from ..models import M_, SOURCE_LANGUAGE, InLanguages, Message, Named, Quoted, QuotedEach, Severity, UnitKind
 from ..phraseology import RARE_SHARE
 from ..termbase import Term, TermMatch
 from .base import TERMS, VERDICTS, Check, Context, Issue, Text, quote
@@ -73,10 +73,19 @@ def _group(matches: tuple[TermMatch, ...]) -> dict[tuple[str, str], list[TermMat
     return out
 
 
-def _concept_name(ctx: Context, concept_id: str) -> str:
-    """The concept's English term, quoted: for a message about what the English text says."""
+def _english_term(ctx: Context, concept_id: str) -> str:
     pref = ctx.termbase.preferred(concept_id, SOURCE_LANGUAGE)
-    return f"'{pref.text}'" if pref else f"'{concept_id}'"
+    return pref.text if pref else concept_id
+
+
+def _concept_name(ctx: Context, concept_id: str) -> Quoted:
+    """The concept's English term, quoted as the reader quotes: for a message about what the English text says."""
+    return Quoted(_english_term(ctx, concept_id))
+
+
+def _concept_names(ctx: Context, concept_ids: Iterable[str]) -> QuotedEach:
+    """Several concepts' English terms, each quoted as the reader quotes."""
+    return QuotedEach(tuple(_english_term(ctx, concept_id) for concept_id in concept_ids))
 
 
 def _concept(ctx: Context, concept_id: str) -> Named:
@@ -616,7 +625,7 @@ def zone(ctx: Context) -> Iterator[Issue]:
             if m.concept_id not in zones or m.concept_id in en_zones or m.concept_id in seen:
                 continue
             seen.add(m.concept_id)
-            said = ", ".join(_concept_name(ctx, z) for z in zones if z in en_zones)
+            said = _concept_names(ctx, (z for z in zones if z in en_zones))
             yield Issue.at(t, M_("{label}: the text in {lang} speaks of {zone} (“{context}”), which the English does "
                                  "not: the English names {zones} (“{english}”)", label=t.label, lang=ctx.lang(t.lang),
                                  zone=_concept(ctx, m.concept_id), context=quote(t.text, m.start, m.end),
