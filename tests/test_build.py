@@ -284,25 +284,30 @@ def test_unchanged_languages_are_not_built_again(built, tmp_path):
     assert digest(again.site) == digest(built.site)
 
 
-def test_a_language_is_built_again_when_what_all_languages_share_changes(tmp_path):
-    # the root mkdocs.yml, templates, plugin and program versions are read once per build
-    # (`SharedInputs`) and count in every language's fingerprint as when each language read them
-    from dataclasses import replace
-    from rulekb.build import SharedInputs, fingerprint
+def test_a_language_is_built_again_when_anything_its_output_depends_on_changes(tmp_path, monkeypatch):
+    """A language's key (`reuse.language_key`) follows its pages, its mkdocs.yml, its UI catalog,
+    the root mkdocs.yml, the build date and the code's key (`cache.code_key`: every file of the
+    package, so the plugin, the templates and everything they call, and the libraries)."""
+    from rulekb import cache
+    from rulekb.build import reuse
     project = data_copy(tmp_path / "project")
     folder = tmp_path / "de"
     folder.mkdir()
     (folder / "mkdocs.yml").write_text("INHERIT: ../project/mkdocs.yml\n", encoding="utf-8")
-    shared = SharedInputs.of(project)
-    fp = fingerprint(folder, project, 1, "de", "pages", shared)
-    assert fp == fingerprint(folder, project, 1, "de", "pages", SharedInputs.of(project))
-    for changed in (replace(shared, templates="other"), replace(shared, plugin="other"),
-                    replace(shared, versions=("mkdocs=0",))):
-        assert fingerprint(folder, project, 1, "de", "pages", changed) != fp
-    (project / "mkdocs.yml").write_text((project / "mkdocs.yml").read_text(encoding="utf-8") + "\n# edited\n",
-                                        encoding="utf-8")
-    assert fingerprint(folder, project, 1, "de", "pages", SharedInputs.of(project)) != fp
-    assert fingerprint(folder, project, 1, "de", "other pages", shared) != fp
+    key = reuse.language_key(folder, project, "de", "pages", 1)
+    assert key == reuse.language_key(folder, project, "de", "pages", 1)
+    assert reuse.language_key(folder, project, "de", "other pages", 1) != key
+    assert reuse.language_key(folder, project, "de", "pages", 2) != key
+    assert reuse.language_key(folder, project, "fr", "pages", 1) != key
+    edits = [folder / "mkdocs.yml", project / "mkdocs.yml", project / "translations" / "ui" / "de.po"]
+    for path in edits:
+        original = path.read_bytes()
+        path.write_bytes(original + b"\n# edited\n")
+        assert reuse.language_key(folder, project, "de", "pages", 1) != key, path
+        path.write_bytes(original)
+    assert reuse.language_key(folder, project, "de", "pages", 1) == key
+    monkeypatch.setattr(cache, "code_key", lambda: "another version of the code")
+    assert reuse.language_key(folder, project, "de", "pages", 1) != key
 
 
 def test_a_failed_build_leaves_the_previous_site_whole(built, tmp_path):
@@ -392,85 +397,77 @@ def test_rulekb_serve_rebuilds_when_a_yaml_file_changes(tmp_path):
 # ---------------------------------------------------------------- the language processes
 
 
-def _ok(value):
-    return lambda: value
-
-
-def _fails_with(exc):
-    def job():
-        raise exc
-    return job
-
-
-def run_jobs(jobs, at_once, done, meanwhile=lambda: None):
-    """The jobs in processes of their own (`parallel.start`), their results taken as the build
-    takes its language builds' (`build.collect`)."""
-    from rulekb import parallel
+def run_calls(function, calls, at_once, done, meanwhile=lambda: None):
+    """The calls in processes of `rulekb.pool`, their results taken as the build takes its
+    languages' (`build.collect`)."""
     from rulekb.build import collect
-    with parallel.start(jobs, processes=at_once) as running:
-        collect(running, done, meanwhile)
+    collect(function, calls, at_once, done, meanwhile)
 
 
-def test_jobs_report_their_results_in_this_process():
+def test_calls_report_their_results_in_this_process():
     got, meanwhile = {}, []
-    run_jobs([_ok("a"), _ok({"pages": 3}), _ok(None)], 2, got.__setitem__, lambda: meanwhile.append(os.getpid()))
-    assert got == {0: "a", 1: {"pages": 3}, 2: None}
+    run_calls(str, [(1,), ("a",), (None,)], 2, got.__setitem__, lambda: meanwhile.append(os.getpid()))
+    assert got == {0: "1", 1: "a", 2: "None"}
     assert meanwhile == [os.getpid()]   # once, in this process
 
 
-@pytest.mark.parametrize("exc, expected", [
-    (BuildError("mkdocs failed for 'de': ERROR: something"), r"^mkdocs failed for 'de': ERROR: something$"),
-    (ZeroDivisionError("boom"), r"a build process failed:\n.*Traceback.*ZeroDivisionError: boom"),
-])
 @pytest.mark.parametrize("at_once", [1, 2])
-def test_a_failing_job_fails_the_build_with_its_reason(exc, expected, at_once):
+def test_a_failing_call_fails_the_build_with_its_reason(at_once):
+    import operator
     got = {}
-    with pytest.raises(BuildError, match=re.compile(expected, re.S)):
-        run_jobs([_ok(1), _fails_with(exc), lambda: time.sleep(0.5) or 3], at_once, got.__setitem__)
-    assert 2 not in got   # nothing new starts after a failure, and what runs is ended
+    with pytest.raises(BuildError, match=re.compile(r"a build process failed:\n.*Traceback.*ZeroDivisionError", re.S)):
+        run_calls(operator.truediv, [(1, 1), (1, 0)], at_once, got.__setitem__)
+    assert 1 not in got
 
 
-def test_a_job_that_dies_without_a_result_fails_the_build():
-    with pytest.raises(BuildError, match="ended with exit code 7 and no result"):
-        run_jobs([lambda: os._exit(7)], 2, lambda i, r: None)
+def test_a_build_error_of_a_language_is_raised_as_it_is(tmp_path):
+    """mkdocs failing for a language in its process (here: no pages were handed over) is the
+    language's error, not a traceback."""
+    from rulekb.build.languages import build_handed_over
+    from rulekb.models import Language
+    (tmp_path / "de").mkdir()
+    with pytest.raises(DataError, match="cannot read .*pages.pickle"):
+        run_calls(build_handed_over, [(tmp_path / "de", tmp_path, Language("de", "Deutsch", "German", "de_DE"), 0)] * 2, 2,
+                  lambda i, r: None)
 
 
-def test_without_fork_the_languages_build_in_this_process(seed, tmp_path, monkeypatch):
-    monkeypatch.delattr(os, "fork")   # as on a platform without it
-    built = sitebuild.build(seed, tmp_path / "site", tmp_path / "build", languages=["de"])
-    assert (built.site / "de" / "rules" / "retrace.html").is_file()
-    assert [b.lang for b in built.result.languages] == ["de"] and built.result.languages[0].mkdocs_cpu > 0
-    with zipfile.ZipFile(built.site / "rulekb-site.zip") as z:
-        assert "rulekb-site/de/rules/retrace.html" in z.namelist()
+def test_a_process_that_dies_without_a_result_fails_the_build():
+    with pytest.raises(BuildError, match="a build process ended without a result"):
+        run_calls(os._exit, [(7,), (7,)], 2, lambda i, r: None)
 
 
-def test_the_language_processes_start_before_the_pages_are_rendered_and_get_their_own_pages(seed, tmp_path):
-    """Issue 13's memory: a forked process holds (resident) every page this process held when it
-    forked, so the mkdocs processes are started right after loading, and each is sent only its
-    own language's pages; the pages it is sent are those rendered, split as the plugin wants them."""
+def test_no_process_runs_before_its_work_exists_and_each_language_gets_its_own_pages(seed, tmp_path):
+    """Issue 13's memory and issue 30's pool: the QA's process has ended when the pages are
+    rendered, and no mkdocs process has started yet (they start once the pages are handed over,
+    spawned: holding only their own language); the pages a language is handed are those
+    rendered, split as the plugin wants them."""
     import multiprocessing
+    import pickle
 
-    from rulekb.build import language_pages, split_pages
+    from rulekb.build import hand_over, language_pages, split_pages
     from rulekb.render.markup import split_blocks
     seen = {}
 
     def after_render(prepared):
-        seen["processes"] = sorted(p.name for p in multiprocessing.active_children() if p.name.startswith("rulekb-job-"))
+        seen["processes"] = multiprocessing.active_children()
+        handed = hand_over(seed, tmp_path / "work", prepared, ("de", "fr"))
+        seen["handed"] = {lang: pickle.loads((tmp_path / "work" / lang / "pages.pickle").read_bytes())
+                          for lang in handed.todo}
         seen["pages"] = {lang: language_pages(prepared, lang) for lang in ("de", "fr")}
         seen["docs"] = prepared.site.docs
-        seen["generated"] = prepared.site.generated
 
     sitebuild.build(seed, tmp_path / "site", tmp_path / "build", after_render=after_render)
-    from rulekb.build import default_jobs
-    # en, de, fr (as many as may run at once on this machine): waiting already
-    assert seen["processes"] == [f"rulekb-job-{i}" for i in range(default_jobs(3))]
-    de, fr = seen["pages"]["de"], seen["pages"]["fr"]
-    assert set(de.docs) == set(seen["docs"]["de"]) and de.digest != fr.digest
+    assert seen["processes"] == []
+    assert seen["handed"] == seen["pages"]
+    de, fr = seen["handed"]["de"], seen["handed"]["fr"]
+    assert de.lang == "de" and set(de.docs) == set(seen["docs"]["de"]) and de.digest != fr.digest
     inputs = split_pages(de)
     page = "rules/retrace.md"
-    assert page in seen["generated"]["de"]
+    assert page in de.generated
     skeleton, blocks = split_blocks(seen["docs"]["de"][page])
     assert inputs.pages[page] == skeleton and inputs.blocks[page] == tuple(blocks)
+    # once built, a language's pages are not kept in the build folder
+    assert not list((tmp_path / "build").glob("*/pages.pickle"))
 
 
 def test_pages_handed_over_travel_as_utf8_and_the_rendered_pages_keep_no_utf8_copy():
@@ -508,7 +505,7 @@ def test_pages_handed_over_travel_as_utf8_and_the_rendered_pages_keep_no_utf8_co
 
 def test_the_hand_over_holds_one_language_s_encoded_pages_at_a_time(seed, tmp_path, monkeypatch):
     """Issue 13's memory: a language's pages, encoded to UTF-8 for its mkdocs process, are let go
-    once they are sent, before the next language's are encoded (holding two made the complete
+    once they are written for its mkdocs process, before the next language's are encoded (holding two made the complete
     build's largest process 76 MB larger)."""
     import gc
     import weakref
@@ -527,32 +524,24 @@ def test_the_hand_over_holds_one_language_s_encoded_pages_at_a_time(seed, tmp_pa
         made.append(weakref.ref(pages))
         return pages
 
-    class Processes:   # sends nothing, keeps nothing
-        fed: list[str] = []
-
-        def feed(self, i, value):
-            self.fed.append(value.lang)
-
-        def skip(self, i):
-            raise AssertionError("a language of an empty build folder is never reusable")
-
     monkeypatch.setattr(build_module, "language_pages", language_pages)
-    processes = Processes()
-    handed = build_module.hand_over(seed, tmp_path / "work", prepared, ("en", "de", "fr"), processes)
-    assert processes.fed == ["en", "de", "fr"] and handed.todo == ("en", "de", "fr")
+    handed = build_module.hand_over(seed, tmp_path / "work", prepared, ("en", "de", "fr"))
+    assert handed.todo == ("en", "de", "fr")   # an empty build folder: nothing reusable
+    assert all((tmp_path / "work" / lang / "pages.pickle").is_file() for lang in handed.todo)
     assert len(made) == 3 and alive_when_next_made == [False, False, False]
 
 def test_the_build_accounts_for_its_processor_time_by_part(built):
+    """How the processor time is accounted, not how much there is (that depends on the machine
+    and on what the caches hold: a warm knowledge cache loads in next to no time)."""
     from rulekb.timing import PAGE_PIPELINE, Part
     result = built.result
-    assert set(result.parts) == set(Part)
+    assert list(result.parts) == list(Part)
+    assert all(isinstance(seconds, float) for seconds in result.parts.values())
     # every second of the build is either mkdocs' or one of the parts'
     assert sum(result.parts.values()) + result.mkdocs_cpu == pytest.approx(result.cpu, abs=1e-6)
     assert result.pipeline_cpu == pytest.approx(sum(result.parts.values()), abs=1e-6)
     assert result.page_pipeline_cpu == pytest.approx(sum(result.parts[p] for p in PAGE_PIPELINE))
-    for part in (Part.LOAD, Part.PAGES, Part.QA, Part.API, Part.ARCHIVE, Part.HOOKS):
-        assert result.parts[part] > 0, part
-    assert all(b.mkdocs_cpu > 0 and b.hooks_cpu > 0 for b in result.languages)
+    assert [b.lang for b in result.languages] == list(LANGS) and not any(b.reused for b in result.languages)
     assert result.parts[Part.HOOKS] == pytest.approx(sum(b.hooks_cpu for b in result.languages))
 
 
@@ -586,17 +575,17 @@ def test_a_build_with_nothing_changed_keeps_the_site_folder_as_it_is(tmp_path):
     assert [b.reused for b in again.result.languages] == [True]
     # recognised before anything is loaded: the build folder's record names the same inputs
     assert "[1/5] nothing changed since the last build" in again.log and "[2/5]" not in again.log
-    # without the record, the pages are rendered and compared: the same, so the site is kept too
-    (work / "site-inputs").unlink()
-    compared = sitebuild.build(project, site, work, languages=["de"])
-    assert "[2/5]" in compared.log and "[3/5] nothing changed since the last build" in compared.log
-    assert site.stat().st_ino == inode and digest(site) == before
-    # a hand-written page changed: the inputs differ
+    # a hand-written page changed: the inputs differ, the language is built again
     page = project / "content" / "de" / "about.md"
     original = page.read_bytes()
-    page.write_bytes(original + b"\n")
-    assert "[2/5]" in sitebuild.build(project, site, work, languages=["de"]).log
+    page.write_bytes(original + b"\n\nMehr.\n")
+    changed = sitebuild.build(project, site, work, languages=["de"])
+    assert "[2/5]" in changed.log and "de: unchanged" not in changed.log
+    # and changed back: the pages are those of the language's last-but-one build, which its key
+    # no longer names, so mkdocs runs again; the site is the first one, byte for byte
     page.write_bytes(original)
+    back = sitebuild.build(project, site, work, languages=["de"])
+    assert "nothing changed" not in back.log and digest(site) == before
     # a file of the site gone: built again
     (site / "index.html").unlink()
     third = sitebuild.build(project, site, work, languages=["de"])
@@ -694,10 +683,14 @@ def test_a_full_disk_in_a_language_build_ends_in_one_message_exit_2(built, tmp_p
     shutil.copytree(built.site, site)
     before = digest(site)
 
+    path = project / "rules" / "comprehensive" / "dredge.yaml"   # a change: the site is built again
+    path.write_text(path.read_text(encoding="utf-8").replace("Ausgraben ist eine statische", "Ausgraben ist eine sehr statische", 1),
+                    encoding="utf-8")
+
     def full_disk(content, output_path):
         raise OSError(errno.ENOSPC, "No space left on device", output_path)
-    monkeypatch.setattr(mkdocs.utils, "write_file", full_disk)   # the language processes inherit it
-    code = commands.main(["--root", str(project), "build"])
+    monkeypatch.setattr(mkdocs.utils, "write_file", full_disk)   # one language at a time: in this process
+    code = commands.main(["--root", str(project), "build", "--jobs", "1"])
     err = capsys.readouterr().err
     assert code == 2, err
     assert re.search(r"^\S+/build/(en|de|fr)/site/\S+:1:1: error: cannot write \S+: No space left on device$", err, re.M), err

@@ -32,6 +32,10 @@ class DataError(Exception):
         self.problems = tuple(sorted(set(problems)))
         super().__init__("\n".join(str(p) for p in self.problems))
 
+    def __reduce__(self):
+        """Pickled with its problems (an error of a worker process is raised again in the build)."""
+        return type(self), (self.problems,)
+
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """A "did you mean 'x'?" phrase for the closest choice, or "" when nothing is close."""

@@ -16,7 +16,7 @@ time a check asks (`identifier`), and kept in the model cache:
   missing or unreadable (``RULEKB_CACHE_DIR=`` turns it off); it depends on no project, hence a
   per-user cache and not a project's ``build/``. Delete the file to clear it.
 
-When the checks run in several processes (`rulekb.parallel`), the model loads in the one that
+When the checks run in several processes, the model loads in each process that
 runs the language checks. Nothing happens at import; numpy is imported when the model loads.
 """
 

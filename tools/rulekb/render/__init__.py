@@ -21,7 +21,7 @@ the templates give the pages their shape and escape every value (autoescape: the
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Mapping, Sequence
+from typing import Mapping, Sequence
 
 from ..changes import ReleaseChanges
 from ..diagnostics import DataError, Problem
@@ -42,7 +42,7 @@ from .root import offline_page, root_index
 from .rules import has_parallel_view, keyword_index, parallel_page, rule_index, rule_page
 from .search import Today, language_files as search_language_files, shared_files as search_shared_files
 
-__all__ = ["RenderedSite", "render_site", "render_pages", "paths"]
+__all__ = ["RenderedSite", "render_site", "render_pages", "with_status", "paths"]
 
 
 @dataclass(frozen=True)
@@ -90,14 +90,13 @@ NAV = (  # (UI string, page): the short navigation of every page; rule and card 
 
 
 def render_site(linked: LinkedKB, uis: Mapping[str, UI], *, termbase=None,
-                status: Mapping[str, str] | Callable[[], Mapping[str, str]] | None = None,
+                status: Mapping[str, str] | None = None,
                 content: Mapping[str, Mapping[str, str]] | None = None,
                 only: Sequence[str] | None = None, clock: Clock | None = None) -> RenderedSite:
     """Every page of every language of the knowledge base (languages from kb.languages), or of
     the languages in `only`; the site-root files always name every language. `status` (each
-    language's translation-status page, `status.status_page` of the QA's result) may be a
-    function giving them: it is asked for after the other pages are rendered, so that the QA
-    and those pages can be made meanwhile in another process.
+    language's translation-status page, `status.status_page` of the QA's result) may be left
+    out and added later (`with_status`), so that the QA can run meanwhile in another process.
     With a `clock`, the processor time of the pages and of the JSON API is added to it.
 
     The cyclic garbage collector is paused meanwhile (`knowledge.collection_paused`, as for the
@@ -135,7 +134,7 @@ def _render_site(linked: LinkedKB, uis: Mapping[str, UI], termbase, status, cont
         files.update(search_shared_files(shared, today))
         for c in contexts.values():
             files.update(search_language_files(c, today))
-    statuses = (status() if callable(status) else status) or {}
+    statuses = status or {}
     docs: dict[str, dict[str, str]] = {}
     generated_paths: dict[str, frozenset[str]] = {}
     nav: dict[str, tuple[tuple[str, str], ...]] = {}
@@ -145,7 +144,7 @@ def _render_site(linked: LinkedKB, uis: Mapping[str, UI], termbase, status, cont
             ui = uis[lang]
             if lang in statuses:
                 generated[paths.STATUS] = statuses[lang]
-            for path in sorted(set(generated) & set(hand[lang])):
+            for path in sorted((set(generated) | {paths.STATUS}) & set(hand[lang])):
                 origin = next(l for l in (lang, *languages, *sorted(content or {})) if path in (content or {}).get(l, {}))
                 problems.append(Problem(f"content/{origin}/{path}", 1, 1, f"the hand-written page {path} has the path of a generated page",
                                         "rename or move the hand-written page; generated: rules/, parallel/, cards/, "
@@ -153,7 +152,27 @@ def _render_site(linked: LinkedKB, uis: Mapping[str, UI], termbase, status, cont
             pages = {**hand[lang], **generated}
             docs[lang] = dict(sorted(pages.items()))
             generated_paths[lang] = frozenset(generated)
-            nav[lang] = tuple((ui._(title), path) for title, path in NAV if path in pages)
+            nav[lang] = _nav(ui, pages)
     if problems:
         raise DataError(problems)
     return RenderedSite(docs, nav, dict(sorted(files.items())), generated_paths, archive_files)
+
+
+def _nav(ui: UI, pages: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
+    return tuple((ui._(title), path) for title, path in NAV if path in pages)
+
+
+def with_status(site: RenderedSite, status: Mapping[str, str], uis: Mapping[str, UI]) -> RenderedSite:
+    """`site` with the translation-status page of each language of `status` (made by the QA,
+    `status.status_page`, in another process while the other pages were rendered), its
+    navigation with it. (The path is a generated page's: `render_site` refuses a hand-written
+    page of that path.)"""
+    docs = dict(site.docs)
+    generated = dict(site.generated)
+    nav = dict(site.nav)
+    for lang, page in status.items():
+        if lang in docs:
+            docs[lang] = dict(sorted({**docs[lang], paths.STATUS: page}.items()))
+            generated[lang] = generated[lang] | {paths.STATUS}
+            nav[lang] = _nav(uis[lang], docs[lang])
+    return RenderedSite(docs, nav, site.files, generated, site.archive_files)
