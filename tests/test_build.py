@@ -732,3 +732,204 @@ def test_a_previous_site_that_cannot_be_removed_is_a_clear_error_and_the_next_bu
     again = sitebuild.build(project, site, work, languages=["de"])
     assert "nothing changed since the last build" in again.log
     assert not sitefolder.old_folder(site).exists()
+
+
+# ---------------------------------------------------------------- killed builds, read-only and full disks
+
+
+def _session(leader: int) -> list[int]:
+    """The processes of the session `leader` started (`setsid`), the leader too while it runs."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            fields = stat[stat.rindex(")") + 2:].split()
+            if fields[0] != "Z" and int(fields[3]) == leader:
+                found.append(int(entry.name))
+    return found
+
+
+def _workers(leader: int) -> list[int]:
+    def cmdline(pid):
+        try:
+            return (Path("/proc") / str(pid) / "cmdline").read_bytes()
+        except OSError:
+            return b""
+    return [pid for pid in _session(leader) if pid != leader and b"spawn_main" in cmdline(pid)]
+
+
+def _rulekb_env() -> dict[str, str]:
+    return dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "tools"), os.environ.get("PYTHONPATH", "")]))
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").is_file(), reason="needs /proc to see the build's processes")
+@pytest.mark.parametrize("signal_name", ["SIGKILL", "SIGTERM", "SIGHUP"])
+def test_a_killed_build_leaves_no_process_behind_and_the_next_build_works(tmp_path, signal_name):
+    """Issue 31: `setsid rulekb build`, then the build killed (kill -9, kill, a closed terminal)
+    while its worker processes run: they end with it, nothing holds its locks, and the next
+    build works. Every process the test started is ended by it."""
+    import signal
+    project = project_copy(tmp_path)
+    build = subprocess.Popen([sys.executable, "-m", "rulekb", "--root", str(project), "build"],
+                             start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=_rulekb_env())
+    left: list[int] = []
+    try:
+        deadline = time.monotonic() + 120
+        while not _workers(build.pid):
+            assert build.poll() is None and time.monotonic() < deadline, "the build ended before it had started a worker"
+            time.sleep(0.02)
+        os.kill(build.pid, getattr(signal, signal_name))
+        build.wait(timeout=60)
+        deadline = time.monotonic() + 30
+        while _session(build.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        left = _session(build.pid)
+    finally:
+        for pid in [build.pid, *_session(build.pid)]:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        build.wait()
+    assert left == [], f"processes of the killed build still run: {left}"
+    again = sitebuild.build(project, project / "site", project / "build")
+    assert (again.site / "de" / "index.html").is_file()
+    assert _files_left(project, ".*.lock", ".site.new*", ".site.old") == []
+
+
+def _drop_privileges(*capabilities: str) -> list[str]:
+    """A command prefix that runs a command as this (root) user without the capabilities that let
+    root ignore file permissions: as an ordinary user owning the files."""
+    if os.geteuid() != 0 or shutil.which("setpriv") is None:
+        pytest.skip("needs root and setpriv to run the build without root's overrides of file permissions")
+    return ["setpriv", f"--bounding-set={','.join('-' + c for c in capabilities)}", "--"]
+
+
+def _edit_dredge(project: Path) -> None:
+    path = project / "rules" / "comprehensive" / "dredge.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("Ausgraben ist eine statische", "Ausgraben ist eine sehr statische", 1),
+                    encoding="utf-8")
+
+
+def _chmod_tree(folder: Path, files: int, folders: int) -> None:
+    for path in [folder, *folder.rglob("*")]:
+        os.chmod(path, folders if path.is_dir() else files)
+
+
+def test_a_read_only_site_of_ones_own_is_replaced_and_nothing_is_left_behind(tmp_path):
+    """Issue 31: `chmod -R a-w site`, then a build as an ordinary user (no root overrides): the
+    build swapped the new site in, failed on removing the old one and left ``.site.old``, which
+    blocked every later build. Now the user's own read-only site is replaced and removed."""
+    prefix = _drop_privileges("dac_override", "dac_read_search")
+    project = project_copy(tmp_path)
+    site = project / "site"
+    sitebuild.build(project, site, project / "build")
+    _edit_dredge(project)
+    _chmod_tree(site, 0o444, 0o555)
+    done = subprocess.run([*prefix, sys.executable, "-m", "rulekb", "--root", str(project), "build"],
+                          capture_output=True, text=True, env=_rulekb_env())
+    assert done.returncode == 0, done.stderr
+    assert "sehr statische" in (site / "de" / "rules" / "dredge.html").read_text(encoding="utf-8")
+    assert _files_left(project, ".site.old", ".site.new*") == []
+    again = subprocess.run([*prefix, sys.executable, "-m", "rulekb", "--root", str(project), "build"],
+                           capture_output=True, text=True, env=_rulekb_env())
+    assert again.returncode == 0 and "nothing changed since the last build" in again.stdout, again.stderr
+
+
+def test_a_read_only_site_of_another_user_is_refused_before_anything_moves(tmp_path):
+    """A read-only site the user may not make writable (another user's): refused before
+    anything is written, naming the folder and the fix; the site as it was, nothing left; once
+    it is writable, the next build works."""
+    prefix = _drop_privileges("dac_override", "dac_read_search", "fowner", "chown")
+    project = project_copy(tmp_path)
+    site = project / "site"
+    sitebuild.build(project, site, project / "build", languages=["de"])
+    _edit_dredge(project)
+    before = digest(site)
+    nobody = 65534
+    for path in [site, *site.rglob("*")]:
+        os.chown(path, nobody, nobody, follow_symlinks=False)
+    _chmod_tree(site, 0o444, 0o555)
+    done = subprocess.run([*prefix, sys.executable, "-m", "rulekb", "--root", str(project), "build"],
+                          capture_output=True, text=True, env=_rulekb_env())
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert f"cannot replace {site}: {site}" in done.stderr and "is neither writable for you nor yours" in done.stderr
+    assert "fix: make" in done.stderr and "Traceback" not in done.stderr
+    assert digest(site) == before
+    assert _files_left(project, ".site.old", ".site.new*") == []
+    for path in [site, *site.rglob("*")]:   # the user's own again
+        os.chown(path, os.geteuid(), os.getegid(), follow_symlinks=False)
+    done = subprocess.run([*prefix, sys.executable, "-m", "rulekb", "--root", str(project), "build"],
+                          capture_output=True, text=True, env=_rulekb_env())
+    assert done.returncode == 0, done.stderr
+    assert "sehr statische" in (site / "de" / "rules" / "dredge.html").read_text(encoding="utf-8")
+
+
+def test_a_full_disk_under_the_site_folder_names_the_site_not_the_build_folder(built, tmp_path, monkeypatch):
+    """Issue 31: on another disk the language sites are copied, not linked; when that disk is
+    full, the file named is the one in the site folder (on the full disk), not the file of
+    build/ it was copied from (an ENOSPC of the copy, injected at the system call: os.link fails
+    across disks, os.sendfile on the full one)."""
+    import errno
+
+    from rulekb.files import WriteError
+
+    def across_disks(source, target, *args, **kwargs):
+        raise OSError(errno.EXDEV, "Invalid cross-device link", source, target)
+
+    def full(*args):
+        raise OSError(errno.ENOSPC, "No space left on device")
+    project = project_copy(tmp_path)
+    sitebuild.build(project, project / "site", project / "build", languages=["de"])   # mkdocs' output, reused below
+    site = tmp_path / "other-disk" / "site"
+    monkeypatch.setattr(os, "link", across_disks)
+    monkeypatch.setattr(os, "sendfile", full)
+    with pytest.raises(WriteError) as failed:
+        build_site(project, site, work=project / "build", languages=["de"], out=io.StringIO())
+    (problem,) = failed.value.problems
+    assert problem.file.startswith(f"{site}/de/") and "No space left on device" in problem.message
+    assert problem.hint.startswith("free some disk space")
+    assert not site.exists() and _files_left(site.parent, ".site.*") == []
+
+
+def test_a_full_disk_under_the_site_folder_through_the_command(built, tmp_path):
+    """The same on a real full disk: a small tmpfs, mounted in a mount namespace of the
+    command's own (gone with it)."""
+    if os.geteuid() != 0 or shutil.which("unshare") is None:
+        pytest.skip("needs root and unshare to mount a small file system")
+    project = project_copy(tmp_path)
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    root_files = [p for p in built.site.iterdir() if p.name not in LANGS and p.name != "rulekb-site.zip"]
+    root_files += [p for lang in LANGS for part in ("n", "search") for p in [built.site / lang / part]]
+    size = sum(-(-f.stat().st_size // 4096) * 4096 + 4096
+               for top in root_files for f in ([top] if top.is_file() else top.rglob("*"))) + 256 * 1024
+    command = (f"mount -t tmpfs -o size={size} tmpfs {disk} && exec {sys.executable} -m rulekb --root {project} "
+               f"build --site-dir {disk}/site")
+    done = subprocess.run(["unshare", "-m", "sh", "-c", command], capture_output=True, text=True, env=_rulekb_env())
+    if "mount" in done.stderr and done.returncode != 2:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
+    assert done.returncode == 2, done.stdout + done.stderr
+    named = re.search(r"^(\S+):1:1: error: cannot write (\S+): No space left on device$", done.stderr, re.M)
+    assert named, done.stderr
+    assert named.group(1).startswith(f"{disk}/site") and "/build/" not in named.group(1)
+    assert "fix: free some disk space" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_published_site_follows_the_umask(tmp_path):
+    """Issue 31: every build left the site folder at 0700 (mkdtemp's mode): a web server running
+    as another user could not read it. With umask 022, others can read every folder and file."""
+    import stat
+    project = project_copy(tmp_path)
+    previous = os.umask(0o022)
+    try:
+        built = sitebuild.build(project, project / "site", project / "build", languages=["de"])
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE(built.site.stat().st_mode) == 0o755
+    for path in built.site.rglob("*"):
+        mode = path.stat().st_mode
+        assert mode & stat.S_IROTH and (not path.is_dir() or mode & stat.S_IXOTH), path

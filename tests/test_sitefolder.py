@@ -66,6 +66,81 @@ def test_the_lock_of_a_build_that_died_is_gone_with_its_process(tmp_path):
         pass
 
 
+@needs_flock
+def test_a_lock_held_by_a_process_that_outlived_its_dead_build_is_taken_over(tmp_path):
+    """Issue 31: the lock of a killed build, still held by a process that inherited it (a worker
+    the build had forked), named a build that no longer runs and blocked every later build. It is
+    taken over; a lock whose holder runs stays Busy."""
+    site, work = tmp_path / "site", tmp_path / "build"
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()   # a process id that no longer runs
+    lock = work / sitefolder.BUILD_LOCK
+    work.mkdir()
+    lock.write_text(f"{dead.pid}\n")
+    # an orphan that inherited the lock: it holds it and sleeps
+    orphan = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
+        import fcntl, os, sys, time
+        fd = os.open({str(lock)!r}, os.O_RDWR)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        print("held", flush=True)
+        time.sleep(120)
+    """)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert orphan.stdout.readline() == "held\n"
+        with sitefolder.locked(site, work):
+            assert lock.read_text() == f"{os.getpid()}\n"
+            with pytest.raises(Busy, match=f"process {os.getpid()}"):   # a live holder is not taken over
+                with sitefolder.locked(site, work):
+                    pass
+        with sitefolder.locked(site, work):   # the orphan still holds the lock of a file that is gone
+            pass
+    finally:
+        orphan.kill()
+        orphan.wait()
+    assert not lock.exists()
+
+
+@needs_flock
+def test_a_lock_held_by_a_running_process_is_not_taken_over(tmp_path):
+    site, work = tmp_path / "site", tmp_path / "build"
+    work.mkdir()
+    lock = work / sitefolder.BUILD_LOCK
+    holder = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
+        import fcntl, os, time
+        fd = os.open({str(lock)!r}, os.O_RDWR | os.O_CREAT)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        os.write(fd, b"%d\\n" % os.getpid())
+        print("held", flush=True)
+        time.sleep(120)
+    """)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "held\n"
+        with pytest.raises(Busy, match=f"process {holder.pid}"):
+            with sitefolder.locked(site, work):
+                pass
+        assert lock.read_text() == f"{holder.pid}\n"
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def test_a_staging_folder_has_the_mode_of_a_new_folder_not_a_private_one(tmp_path):
+    """Issue 31: the published site was 0700 (mkdtemp's mode), so a web server running as
+    another user could not read it; it follows the umask."""
+    previous = os.umask(0o022)
+    try:
+        staging = sitefolder.new_staging(tmp_path / "site")
+    finally:
+        os.umask(previous)
+    assert staging.stat().st_mode & 0o777 == 0o755
+    previous = os.umask(0o077)
+    try:
+        private = sitefolder.new_staging(tmp_path / "site")
+    finally:
+        os.umask(previous)
+    assert private.stat().st_mode & 0o777 == 0o700
+
+
 def test_each_build_stages_in_a_folder_of_its_own_marked_as_ours(tmp_path):
     site = tmp_path / "site"
     one, two = sitefolder.new_staging(site), sitefolder.new_staging(site)

@@ -67,7 +67,7 @@ def make_folder(folder: Path | str) -> None:
         raise WriteError([os_problem(folder, error, "cannot create the folder")]) from None
 
 
-def _umask() -> int:
+def umask() -> int:
     """The process's umask (read by setting it and setting it back: there is no other portable way)."""
     mask = os.umask(0o022)
     os.umask(mask)
@@ -87,7 +87,7 @@ def _mode(path: Path) -> int:
     try:
         return stat.S_IMODE(path.stat().st_mode)
     except OSError:
-        return 0o666 & ~_umask()
+        return 0o666 & ~umask()
 
 
 def _unlink(tmp: str) -> None:

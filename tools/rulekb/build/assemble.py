@@ -106,8 +106,8 @@ def check_replaceable(site_dir: Path) -> None:
     for folder, dirs, _files in os.walk(site_dir):
         dirs[:] = [d for d in dirs if not os.path.islink(os.path.join(folder, d))]
         if not _writable(Path(folder)) and os.stat(folder).st_uid != os.geteuid():
-            raise WriteError([Problem(folder, 1, 1, f"cannot replace {site_dir}: the folder {folder} in it is not "
-                                                    "writable for you and not yours, so the previous site could not be removed",
+            raise WriteError([Problem(folder, 1, 1, f"cannot replace {site_dir}: {folder} is neither writable for you "
+                                                    "nor yours, so the previous site could not be removed",
                                       f"make {site_dir} writable for you (chmod -R u+w, as its owner) or choose "
                                       "another --site-dir; nothing was written")])
 
