@@ -140,3 +140,21 @@ def test_split_by_cost_balances_the_bytes_and_keeps_the_order():
     assert parts == [["a", "d"], ["b", "c", "e"]]
     assert split_by_cost(list(data), data, 1) == [list(data)]
     assert split_by_cost(["a"], data, 2) == [["a"]] and split_by_cost([], data, 2) == [[]]
+
+
+def test_a_large_load_spreads_its_files_over_the_standard_pool(seed, monkeypatch):
+    """From `PARALLEL_BYTES` on, the other part goes to a worker of `rulekb.pool` (spawned, ending
+    with its parent); below it, and with one process, no pool is started."""
+    from rulekb import knowledge, pool
+    started: list[int] = []
+    real = pool.executor
+
+    def counting(processes: int):
+        started.append(processes)
+        return real(processes)
+    monkeypatch.setattr(pool, "executor", counting)
+    alone = load_knowledge_base(seed, cache=False, processes=2)
+    assert started == []  # the seed is far below 5 MB
+    monkeypatch.setattr(knowledge, "PARALLEL_BYTES", 0)
+    assert load_knowledge_base(seed, cache=False, processes=1) == alone and started == []
+    assert load_knowledge_base(seed, cache=False, processes=2) == alone and started == [1]

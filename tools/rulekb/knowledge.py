@@ -19,9 +19,9 @@ digest, the project's languages and sources (and, for the files with lists of re
 releases: `validate.reads_releases`), and the code: the knowledge cache (`cache.FileCache`, under the per-user
 `cache.cache_dir()`) keeps it under that key, so that `validate`, `check`, `show` and `build` read
 again only the files that changed. When the files to read are many (`PARALLEL_BYTES`), step 3 runs
-in two processes (`rulekb.parallel`), the files split by their expected cost (`split_by_cost`): the child keeps
-its files in the cache, where this process reads them (or, with no cache, sends their models
-back); the outcome is the same as in one process. The cross-file checks of step 4 run every time. ``RULEKB_CACHE_DIR=`` (empty) or
+in two processes (a worker of `rulekb.pool` beside this one), the files split by their expected cost
+(`split_by_cost`): the worker keeps its files in the cache and sends their models back; the
+outcome is the same as in one process. The cross-file checks of step 4 run every time. ``RULEKB_CACHE_DIR=`` (empty) or
 `load_knowledge_base(root, cache=False)` reads without it. While the models are made, Python's
 cyclic garbage collector is paused (`collection_paused`, which says why).
 """
@@ -31,18 +31,19 @@ from __future__ import annotations
 import contextlib
 import gc
 import hashlib
+import pickle
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Iterator, Mapping, Sequence
 
 from . import cache as cache_module
-from . import parallel
+from . import pool
 from .diagnostics import DataError, Problem
 from .layout import GLOSSARY_DIR, LANGUAGES_FILE, RULINGS_DIR, SOURCES_FILE, data_files, release_dates
 from .link import LinkedKB, link
 from .load import SourceFile, parse_bytes
-from .models import KnowledgeBase
+from .models import KnowledgeBase, dumps
 from .schema import Context, read_project
 from .validate import FileContents, assemble, check_file, reads_releases
 
@@ -136,45 +137,28 @@ def _load(files: ProjectFiles, cache: bool, processes: int) -> KnowledgeBase:
         else:
             todo.append(rel)
 
-    def read_part(rels: list[str]) -> list[tuple[list[Problem], FileContents | None]]:
-        """Parse and schema-check the files `rels`, keeping each in the knowledge cache."""
-        out = []
+    def read_here(rels: list[str]) -> None:
+        """Parse and schema-check the files `rels` in this process, keeping each in the knowledge cache."""
         for rel in rels:
             found = _read(rel, files.data[rel], ctx)
             if store is not None:
                 store.put(store.key(context_key(rel), rel, files.digests[rel]), found)
-            out.append(found)
-        return out
+            read[rel] = found
 
-    def read_part_there(rels: list[str]) -> list[tuple[list[Problem], FileContents | None]] | None:
-        """`read_part` in another process: None when every file went into the knowledge cache
-        (this process reads them from there: the models are pickled once, not twice)."""
-        out = read_part(rels)
-        return None if store is not None and store.writable else out
-
-    def cached(rels: list[str]) -> list[tuple[list[Problem], FileContents | None]]:
-        """The files another process kept in the cache (read here again if an entry is not there)."""
-        return [from_cache(rel) or _read(rel, files.data[rel], ctx) for rel in rels]
-
-    parts = split_by_cost(todo, files.data, processes if sum(len(files.data[rel]) for rel in todo) >= PARALLEL_BYTES else 1,
-                          first=OTHERS_READ)
-    # parts 1… in processes of their own (each sees the bytes as read here), part 0 here
-    with parallel.start([lambda part=part: read_part_there(part) for part in parts[1:]],
-                        processes=len(parts) - 1) as others:
-        read.update(zip(parts[0], read_part(parts[0])))
-        if store is not None:   # what the others kept in the cache so far (in their order), read while they go on
-            for part in parts[1:]:
-                for rel in part:
-                    entry = from_cache(rel)
-                    if entry is None:
-                        break
-                    read[rel] = entry
-        for part, done in zip(parts[1:], others.results()):
-            if done is not None:
-                read.update(zip(part, done))
-            else:
-                rest = [rel for rel in part if rel not in read]
-                read.update(zip(rest, cached(rest)))
+    work = todo if sum(len(files.data[rel]) for rel in todo) >= PARALLEL_BYTES else []
+    parts = split_by_cost(work, files.data, processes, first=OTHERS_READ) if work and processes > 1 else []
+    if len(parts) > 1:  # parts 1… in workers of `rulekb.pool` (which keep their files in the cache), part 0 here
+        jobs = [_Part(tuple((rel, files.data[rel], context_key(rel), files.digests[rel]) for rel in part), ctx, store is not None)
+                for part in parts[1:]]
+        with pool.executor(len(jobs)) as workers:
+            futures = [workers.submit(_read_part, job) for job in jobs]
+            mine = set(parts[0])
+            todo = [rel for rel in todo if rel in mine]
+            read_here(todo)
+            for part, future in zip(parts[1:], futures):
+                read.update(zip(part, pickle.loads(future.result())))
+    else:
+        read_here(todo)
     contents: list[FileContents] = []
     for rel in files.data:  # in the layout's order, whichever process read the file
         if rel in read:
@@ -190,14 +174,38 @@ def _load(files: ProjectFiles, cache: bool, processes: int) -> KnowledgeBase:
 
 
 # From this many bytes of files to parse (not in the knowledge cache) on, the load parses them in
-# `processes` processes: the one-release bench dataset holds ~2.7 MB, the complete rules 10 MB;
-# below it, starting a process and sending its models back costs more than it saves.
-PARALLEL_BYTES = 1_000_000
+# `processes` workers of `rulekb.pool`: a spawned worker starts a new interpreter and imports
+# rulekb (~0.3 s of processor time) and sends its models back pickled, which pays only for the
+# complete data (38 MB); the fixtures and the one-release bench dataset (~2.7 MB) stay in this process.
+PARALLEL_BYTES = 5_000_000
 
 
-# What the process that loads reads besides its own part: the other processes' models from the
-# cache, ~1/8 of the time it takes to make them (unpickling vs parsing, checking and pickling).
+# What this process spends besides its own part: unpickling the workers' models, ~1/8 of the time
+# it takes to make them (parsing and checking).
 OTHERS_READ = 0.125
+
+
+@dataclass(frozen=True)
+class _Part:
+    """One worker's share of a load: each file's path, bytes, context key and digest, what they
+    are checked against, and whether the worker keeps them in the knowledge cache."""
+
+    files: tuple[tuple[str, bytes, str, str], ...]
+    ctx: Context | None
+    keep: bool
+
+
+def _read_part(part: _Part) -> bytes:
+    """`_read` of each file of `part` (in a worker), each kept in the knowledge cache when asked;
+    the list pickled by `models.dumps` (the models hold mapping proxies, which plain pickle refuses)."""
+    store = knowledge_cache() if part.keep else None
+    out = []
+    for rel, data, context_key, digest in part.files:
+        found = _read(rel, data, part.ctx)
+        if store is not None:
+            store.put(store.key(context_key, rel, digest), found)
+        out.append(found)
+    return dumps(out)
 
 # Processor time per byte to parse, check and keep a data file, by folder, relative to a rule's
 # file (measured on the complete data, 2026-12-02): the rulings' short entries cost more per byte,

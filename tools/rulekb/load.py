@@ -5,6 +5,12 @@ string with its line and column (YAML 1.1 would turn ``702.80`` into the float 7
 ``no`` into False), and the loader refuses what PyYAML would silently accept and lose:
 duplicate keys, anchors and aliases, explicit tags, several documents in one file, bytes
 that are not UTF-8. All problems of all files are collected into one `DataError`.
+
+Speed comes from the parser: when the C extension `_yamlnodes` is built (libyaml, optional), it
+turns a file's bytes straight into the same nodes, and returns None for anything beyond the
+simple YAML the project writes (anchors, aliases, tags, duplicate keys, several documents, too
+deep, a syntax error): only such a file is read again by the positioned loader below, which
+names each problem at its line and column. Without the extension every file is read that way.
 """
 
 from __future__ import annotations
@@ -18,6 +24,11 @@ import yaml
 
 from .diagnostics import DataError, Problem
 from .layout import data_files
+
+try:  # the optional C fast path (setup.py builds it when a compiler and libyaml are there)
+    from . import _yamlnodes
+except ImportError:  # pragma: no cover - depends on the installation
+    _yamlnodes = None  # type: ignore[assignment]
 
 try:  # libyaml's event parser is ~10x faster; the pure-Python one gives the same events
     from yaml import CSafeLoader as _Loader
@@ -287,6 +298,11 @@ def parse_bytes(rel: str, data: bytes) -> tuple[SourceFile | None, list[Problem]
     text, problems = _decode(rel, data)
     if text is None:
         return None, problems
+    if _yamlnodes is not None:  # the same nodes, or None when the file is not simple: then read as below
+        fast = _yamlnodes.parse(data[3:] if data.startswith(b"\xef\xbb\xbf") else data, Scalar, MapNode, SeqNode,
+                                MAX_DEPTH)
+        if fast is not None:
+            return SourceFile(rel, fast), []
     node, problems = parse_text(rel, text)
     if node is None:
         if not problems:
