@@ -169,20 +169,20 @@ def load_termbase_if_any(root: Path, kb: KnowledgeBase):
 
 
 def status_pages(root: Path, kb: KnowledgeBase, uis: Mapping[str, UI], termbase=None,
-                 languages: Sequence[str] | None = None, processes: int = 2) -> dict[str, str]:
+                 languages: Sequence[str] | None = None) -> dict[str, str]:
     """The translation-status page of each language: the QA (check stage; its result from the
     check cache when nothing changed, `check.cache`), then each page rendered from its result
     (`render.status`) where the QA ran: a few pages of text travel back
     from its process, not the result (unpickling 6,700 findings would cost more than the pages)."""
-    from .check import run_checks
     from .check.cache import cached_result
+    from .check.driver import run_checks
     from .render.status import status_page
 
     # the result `rulekb check` (profile full, every language) keeps in the check cache: the
     # same run, so `make site` (a build, then a check) runs the checks once, and a build whose
     # data did not change runs them not at all
     result = cached_result(root, "full", None,
-                           lambda: run_checks(kb, root, profile="full", termbase=termbase, processes=processes))
+                           lambda: run_checks(kb, root, profile="full", termbase=termbase))
     return {lang: status_page(result, kb, uis[lang]) for lang in (languages or kb.language_codes)}
 
 
@@ -193,7 +193,7 @@ def qa_job(root: Path, kb: KnowledgeBase, uis: Mapping[str, UI], termbase=None,
 
     def job() -> tuple[dict[str, str], float]:
         start = process_and_children_seconds()
-        pages = status_pages(root, kb, uis, termbase, languages, processes=1)
+        pages = status_pages(root, kb, uis, termbase, languages)
         return pages, process_and_children_seconds() - start
 
     return job
