@@ -21,6 +21,7 @@ check on one pair through the same loop (``rulekb check --english … --translat
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Iterable, Sequence
@@ -30,7 +31,7 @@ from ..diagnostics import DataError, Problem, did_you_mean
 from ..knowledge import ProjectFiles, collection_paused
 from ..models import SOURCE_LANGUAGE, Finding, KnowledgeBase, Rule, Severity, UnitKind
 from ..phraseology import Phraseology, load_phraseology
-from ..termbase import Termbase, load_termbase
+from ..termbase import Termbase, TermMatch, load_termbase
 from . import (CheckResult, _summary, all_checks, merge_findings, resolve_profile, sort_findings, stamp,
                stamp_status)
 from .base import Check, Context, Issue, UnitText
@@ -109,14 +110,38 @@ def by_text(ctx: Context, checks: Sequence[TextCheck], files: ProjectFiles | Non
         others = [part for rel, digest in sorted(files.digests.items()) if rel not in by_file for part in (rel, digest)]
         shared = [cache_module.FileCache.key(*others, "codes", *(c.code for c in checks))]
     out: dict[str, list[Finding]] = {c.code: [] for c in checks}
+    table = {(c.id, lang): terms for c in ctx.termbase.concepts for lang, terms in c.terms.items()}
+    index = {id(term): i for terms in table.values() for i, term in enumerate(terms)}
     for rel in sorted(by_file):
-        def make(texts: list[UnitText] = by_file[rel]) -> dict[str, list[Finding]]:
-            return findings_of((text_of(t) for t in texts), checks, ctx.data)
-        found = (cache_module.cached(CACHE, (*shared, rel, files.digests[rel]), make, dict)  # type: ignore[union-attr]
+        def make(texts: list[UnitText] = by_file[rel]) -> FileEntry:
+            found = findings_of((text_of(t) for t in texts), checks, ctx.data)
+            # what the cross-text checks read of each text: its terms and references
+            terms = {(t.lang, t.text): tuple((m.start, m.end, m.concept_id, index[id(m.term)]) for m in ctx.terms(t))
+                     for t in texts}
+            refs = {t.text: ctx.refs(t) for t in texts}
+            return FileEntry(found, terms, refs)
+        entry = (cache_module.cached(CACHE, (*shared, rel, files.digests[rel]), make, FileEntry)  # type: ignore[union-attr]
                  if usable else make())
-        for code, items in found.items():
+        for code, items in entry.findings.items():
             out[code].extend(items)
+        for (lang, text), rows in entry.terms.items():
+            ctx.data.keep("terms", (lang, text), tuple(TermMatch(a, b, concept, table[(concept, lang)][i])
+                                                       for a, b, concept, i in rows))
+        for text, refs in entry.refs.items():
+            if refs:
+                ctx.data.keep("refs", text, refs)
     return out
+
+
+@dataclass(frozen=True)
+class FileEntry:
+    """What the per-file cache keeps of a data file: the by-text checks' findings on its texts
+    (check code -> findings), and what the cross-text checks read of each text — its terms (as
+    (start, end, concept id, the term's index in the concept's terms of the language)) and its
+    rule references — so that a run after an edit derives them for the edited file alone."""
+    findings: dict[str, list[Finding]]
+    terms: dict[tuple[str, str], tuple[tuple[int, int, str, int], ...]]
+    refs: dict[str, tuple]
 
 
 def run_checks(kb: KnowledgeBase, root: Path, *, profile: str = "full", langs: Iterable[str] | None = None,

@@ -95,6 +95,10 @@ class Data:
             found = self._derived[k] = make()
         return found  # type: ignore[no-any-return]
 
+    def keep(self, kind: str, key: Hashable, value: object) -> None:
+        """Take `value` as what `derived(kind, key, …)` makes (the driver's per-file cache kept it)."""
+        self._derived.setdefault((kind, key), value)
+
     def terms(self, text: str, lang: str) -> tuple[TermMatch, ...]:
         """The termbase's terms in a text of `lang`."""
         return self.derived("terms", (lang, text), lambda: tuple(self.termbase.find_terms(text, lang)))
