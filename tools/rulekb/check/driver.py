@@ -118,18 +118,17 @@ def by_text(ctx: Context, checks: Sequence[TextCheck], files: ProjectFiles | Non
             # what the cross-text checks read of each text: its terms and references
             terms = {(t.lang, t.text): tuple((m.start, m.end, m.concept_id, index[id(m.term)]) for m in ctx.terms(t))
                      for t in texts}
-            refs = {t.text: ctx.refs(t) for t in texts}
+            refs = {t.text: held for t in texts if (held := ctx.refs(t))}
             return FileEntry(found, terms, refs)
         entry = (cache_module.cached(CACHE, (*shared, rel, files.digests[rel]), make, FileEntry)  # type: ignore[union-attr]
                  if usable else make())
         for code, items in entry.findings.items():
             out[code].extend(items)
         for (lang, text), rows in entry.terms.items():
-            ctx.data.keep("terms", (lang, text), tuple(TermMatch(a, b, concept, table[(concept, lang)][i])
-                                                       for a, b, concept, i in rows))
+            ctx.data.keep("terms", (lang, text), lambda rows=rows, lang=lang: tuple(
+                TermMatch(a, b, concept, table[(concept, lang)][i]) for a, b, concept, i in rows))
         for text, refs in entry.refs.items():
-            if refs:
-                ctx.data.keep("refs", text, refs)
+            ctx.data.keep("refs", text, lambda refs=refs: refs)
     return out
 
 

@@ -93,11 +93,14 @@ class Data:
         found = self._derived.get(k, _MISSING)
         if found is _MISSING:
             found = self._derived[k] = make()
+        elif isinstance(found, _Kept):
+            found = self._derived[k] = found.make()
         return found  # type: ignore[no-any-return]
 
-    def keep(self, kind: str, key: Hashable, value: object) -> None:
-        """Take `value` as what `derived(kind, key, …)` makes (the driver's per-file cache kept it)."""
-        self._derived.setdefault((kind, key), value)
+    def keep(self, kind: str, key: Hashable, make: Callable[[], object]) -> None:
+        """Take `make()` as what `derived(kind, key, …)` makes, made when first asked for (the
+        driver's per-file cache kept what it is made from)."""
+        self._derived.setdefault((kind, key), _Kept(make))
 
     def terms(self, text: str, lang: str) -> tuple[TermMatch, ...]:
         """The termbase's terms in a text of `lang`."""
@@ -111,6 +114,11 @@ class Data:
 
 
 _MISSING = object()
+
+
+@dataclass(frozen=True)
+class _Kept:
+    make: Callable[[], object]
 
 
 @dataclass(frozen=True)
