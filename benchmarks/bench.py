@@ -115,13 +115,13 @@ def clear_knowledge_cache() -> None:
 
 def clear_check_cache(kept: bool = False) -> None:
     """Empty the check caches (README, "Caches"), for a cold check or build: the results of whole runs
-    (checks/), the per-text results (check-texts/) and the per-file findings (check-files/). With
+    (checks/) and the per-file findings (check-files/). With
     `kept`, the run results only: what a run after an edit finds (the per-text and per-file caches
     hold every unchanged text and file)."""
     from rulekb.cache import cache_dir
     folder = cache_dir()
     if folder is not None:
-        for name in ("checks",) if kept else ("checks", "check-texts", "check-files"):
+        for name in ("checks",) if kept else ("checks", "check-files"):
             shutil.rmtree(folder / name, ignore_errors=True)
 
 

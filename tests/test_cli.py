@@ -79,7 +79,7 @@ def test_help_for_every_command():
 def test_the_rulekb_command_and_python_m_rulekb_run_the_command_line(argv, seed, tmp_path):
     """The console script and `python -m rulekb` run the commands: validate prints its counts,
     check writes the same report as a run in this process."""
-    from rulekb.check import run_checks
+    from rulekb.check.driver import run_checks
     from rulekb.report import to_json
     from rulekb.knowledge import load_knowledge_base
     env = {"PYTHONPATH": str(ROOT / "tools"), "PATH": "/usr/bin:/bin"}

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from conftest import data_copy, rules_digest
-from rulekb.check import run_checks
+from rulekb.check.driver import run_checks
 from rulekb.commands import main
 from rulekb.i18n import load_uis
 from rulekb.importers.mtgjson import import_sets

@@ -15,7 +15,7 @@ from babel import Locale
 from conftest import golden as conftest_golden
 
 from conftest import DATA, ROOT
-from rulekb.check import run_checks
+from rulekb.check.driver import run_checks
 from rulekb.i18n import UI, load_uis
 from rulekb.models import SOURCE_LANGUAGE, KnowledgeBase
 from rulekb.render.status import status_page

@@ -11,7 +11,8 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from conftest import ROOT
-from rulekb.check import Context, check
+from rulekb.check import Context, Data, Text, TextCheck, all_checks, check
+from rulekb.check.driver import flags_of, issue_of, text_of
 from rulekb.models import (SOURCE_LANGUAGE, HistoryEntry, KnowledgeBase, Language, Pos, Rule, Ruling, Source, Status,
                            Subrule, Unit, UnitKind, Variant, english_hash)
 from rulekb.phraseology import load_phraseology
@@ -89,10 +90,42 @@ def phraseology():
     return _PHRASEOLOGY
 
 
+def _issues(ctx: Context, code: str, selected: tuple[str, ...]) -> list:
+    """The issues of check `code` as the driver makes them, with the checks `selected` beside it
+    (a flag another selected check covers is dropped)."""
+    c = check(code)
+    if not isinstance(c, TextCheck):
+        return list(c.run(ctx))
+    checks = [x for x in all_checks() if x.code in set(selected) | {code} and isinstance(x, TextCheck)]
+    out = []
+    for u in ctx.all_texts():
+        t = text_of(u)
+        out += [issue_of(t, f) for x, f in flags_of(t, checks, ctx.data) if x.code == code]
+    return out
+
+
 def run(code: str, kb: KnowledgeBase, selected: tuple[str, ...] = (), tb=None) -> list:
     ctx = Context(kb, tb if tb is not None else termbase(), phraseology())
-    ctx.selected = frozenset(selected or (code,))
-    return list(check(code).run(ctx))
+    return _issues(ctx, code, selected or (code,))
+
+
+def flags(code: str, text: str, lang: str, english: str | None = None, **fields) -> list:
+    """The flags of the by-text check `code` on one text (a translation into `lang` of `english`),
+    called directly: a pure function of the text and the shared data."""
+    t = Text("test.a", "702.78a", fields.pop("kind", UnitKind.SUBRULE), lang, text,
+             english if lang != SOURCE_LANGUAGE else text, english if lang != SOURCE_LANGUAGE else None, **fields)
+    return list(check(code).run(t, data()))
+
+
+_DATA = None
+
+
+def data() -> Data:
+    global _DATA
+    if _DATA is None:
+        _DATA = Data(termbase(), phraseology(), tuple(x.code for x in LANGUAGES),
+                     {x.code: x.english_name for x in LANGUAGES})
+    return _DATA
 
 
 def findings(kb: KnowledgeBase, codes: tuple[str, ...]) -> list:
@@ -100,8 +133,7 @@ def findings(kb: KnowledgeBase, codes: tuple[str, ...]) -> list:
     texts) and merged (one defect, one finding)."""
     from rulekb.check import all_checks, merge_findings, stamp
     ctx = Context(kb, termbase())
-    ctx.selected = frozenset(codes)
-    found = [stamp(ctx, check(code), issue) for code in codes for issue in check(code).run(ctx)]
+    found = [stamp(ctx, check(code), issue) for code in codes for issue in _issues(ctx, code, codes)]
     return merge_findings(found, {c.code: i for i, c in enumerate(all_checks())})
 
 
@@ -111,4 +143,4 @@ def one_text(lang: str, text: str, english: str = "Retrace appears on some insta
     return kb_of(rule(subrules={"a": texts}))
 
 
-__all__ = ["kb_of", "rule", "ruling", "run", "one_text", "unit", "findings"]
+__all__ = ["kb_of", "rule", "ruling", "run", "one_text", "unit", "findings", "flags", "data"]

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from rulekb.check import CheckResult, run_checks
+from rulekb.check import CheckResult
+from rulekb.check.driver import run_checks
 from rulekb.check.cache import cached_result, inputs_key
 from rulekb.knowledge import load_knowledge_base
 

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from qa_kb import kb_of, one_text, phraseology, rule, run
+from qa_kb import one_text, phraseology, run
 
 
 def issues(code, lang, text):
@@ -115,10 +115,13 @@ def test_one_finding_per_phrase_and_text_with_how_often():
 
 
 def test_a_project_without_phraseology_data_has_no_findings():
-    from rulekb.check import Context, check
+    from rulekb.check import Data, Text, check
+    from rulekb.models import UnitKind
+    from rulekb.phraseology import Phraseology
     from qa_kb import termbase
-    ctx = Context(kb_of(rule(subrules={"a": {"en": "x", "de": "Lege sie in deinen Friedhof."}})), termbase())
-    assert list(check("phraseology.unofficial").run(ctx)) == []
+    data = Data(termbase(), Phraseology((), ()), ("en", "de", "fr"))
+    t = Text("x.a", "1.1a", UnitKind.SUBRULE, "de", "Lege sie in deinen Friedhof.", "x", "x")
+    assert list(check("phraseology.unofficial").run(t, data)) == []
 
 
 RETRACE_EN = ('"Retrace" means "You may cast this card from your graveyard by discarding a land card in addition to '

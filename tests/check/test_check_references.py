@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from qa_kb import kb_of, one_text, rule, ruling, run
-from rulekb.check.base import _SECTION_DIGITS
+from rulekb.check.text import _SECTION_DIGITS
 from rulekb.refs import find_references
 
 EN = "Casting it follows the rules for paying additional costs in rules 601.2b and 601.2e–g."

@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import DATA
-from rulekb.check import all_checks, profiles, run_checks, sort_findings
+from rulekb.check import all_checks, profiles, sort_findings
+from rulekb.check.driver import run_checks
 from rulekb.diagnostics import DataError
 from rulekb.models import Finding, Severity
 from rulekb.knowledge import load_knowledge_base
@@ -156,105 +157,80 @@ def test_sort_findings_orders_and_drops_duplicates(findings):
     assert sort_findings(findings, ("en", "de", "fr")) == expected
 
 
-# ------------------------------------------------------------------ the split over processes
+# ------------------------------------------------------------------ the driver
 
 
-def test_every_check_records_its_cost_and_the_shared_data_it_reads():
+def test_every_check_is_a_pure_by_text_check_or_a_cross_text_one():
+    import inspect
+
     import rulekb.check as check
     for c in all_checks():
-        assert c.cost > 0, c.code
-        assert all(isinstance(s, check.Shared) for s in c.needs), c.code
-    # the language verdicts are made from the references and the model: a check reading them needs all three
-    untranslated = check.check("terminology.untranslated")
-    assert untranslated.shared() == {check.VERDICTS, check.REFS, check.MODEL}
+        assert isinstance(c, (check.TextCheck, check.Check)), c.code
+        params = list(inspect.signature(c.run).parameters)
+        assert params == (["t", "data"] if isinstance(c, check.TextCheck) else ["ctx"]), c.code
 
 
-def test_plan_balances_the_groups_and_counts_shared_data_once_per_group(monkeypatch):
-    import rulekb.check as check
-    from rulekb.models import Severity as S
-    monkeypatch.setattr(check, "COVERAGE_COST", 0)   # (group 0 also makes the coverage matrix)
-    heavy = check.Shared("heavy", 100)
-    a, b, c, d = (check.Check(f"x.{n}", n, S.INFO, lambda ctx: (), cost=cost, needs=needs)
-                  for n, cost, needs in (("a", 10, (heavy,)), ("b", 10, (heavy,)), ("c", 60, ()), ("d", 50, ())))
-    groups = check.plan([a, b, c, d], 2)
-    assert {frozenset(g) for g in groups} == {frozenset({a, b}), frozenset({c, d})}   # the heavy data made once
-    assert all(list(g) == sorted(g, key=[a, b, c, d].index) for g in groups)           # registry order kept
-    assert check.plan([a, b, c, d], 1) == [(a, b, c, d)]
+def test_the_findings_kept_per_file_are_those_of_a_fresh_run(tmp_path, monkeypatch):
+    """The by-text findings kept per data file (check-files) give the result a run without
+    caches gives: on the first run (written), on the second (read), and after an edit of one
+    file (that file checked again, the others read)."""
+    import shutil
+
+    from rulekb.knowledge import read_files
+    monkeypatch.setenv("RULEKB_CACHE_DIR", str(tmp_path / "cache"))
+    root = tmp_path / "kb"
+    shutil.copytree(KB, root)
+
+    def run():
+        files = read_files(root)
+        return run_checks(load_knowledge_base(root, files=files), root, files=files)
+
+    def fresh():
+        monkeypatch.setenv("RULEKB_CACHE_DIR", "")
+        try:
+            return run_checks(load_knowledge_base(root), root)
+        finally:
+            monkeypatch.setenv("RULEKB_CACHE_DIR", str(tmp_path / "cache"))
+    first = run()
+    assert list((tmp_path / "cache" / "check-files").rglob("*.pickle"))   # kept per file
+    assert first == fresh()
+    assert run() == first
+    data = sorted((root / "rules").rglob("*.yaml"))
+    edited = next(p for p in data if "Retrace" in p.read_text(encoding="utf-8") and "de:" in p.read_text(encoding="utf-8")
+                  or "Zurückverfolgen" in p.read_text(encoding="utf-8"))
+    text = edited.read_text(encoding="utf-8")
+    edited.write_text(text.replace("Zurückverfolgen", "Zurückverfolgen  x", 1), encoding="utf-8")
+    after = run()
+    assert after == fresh() and after != first
 
 
-def test_plan_keeps_the_checks_of_costly_shared_data_together_where_a_greedy_split_made_it_twice(monkeypatch):
-    """Three checks read data that costs as much as they do; the other checks cost as much as the
-    three with their data. Placing check by check, costliest first, sent the third reader of the
-    data to the other group (the data made in both: 190 + 190); as one bundle it is made once."""
-    import rulekb.check as check
-    from rulekb.models import Severity as S
-    monkeypatch.setattr(check, "COVERAGE_COST", 0)
-    terms = check.Shared("terms", 100)
-    readers = [check.Check(f"t.{n}", n, S.INFO, lambda ctx: (), cost=cost, needs=(terms,))
-               for n, cost in (("a", 40), ("b", 30), ("c", 20))]
-    others = [check.Check(f"o.{n}", n, S.INFO, lambda ctx: (), cost=cost) for n, cost in (("x", 100), ("y", 90))]
-    groups = check.plan(readers + others, 2)
-    assert {frozenset(g) for g in groups} == {frozenset(readers), frozenset(others)}
-    assert sorted(sum(c.cost for c in g) + (100 if set(g) & set(readers) else 0) for g in groups) == [190, 190]
+def test_a_flag_another_check_covers_is_dropped_only_when_that_check_finds_it():
+    """A translation without any negation: structure.negation's finding; meaning.negation's flag
+    on the lost negation says so (`covered_by`) and is dropped beside it, kept without it."""
+    from qa_kb import data
+    from rulekb.check import Text, check
+    from rulekb.check.driver import flags_of
+    from rulekb.models import UnitKind
+    english = "You can't cast this spell during combat."
+    t = Text("x.a", "1.1a", UnitKind.SUBRULE, "de", "Du kannst diesen Zauberspruch während des Kampfes wirken.",
+             english, english)
+    both = [c.code for c, _f in flags_of(t, [check("structure.negation"), check("meaning.negation")], data())]
+    alone = [c.code for c, _f in flags_of(t, [check("meaning.negation")], data())]
+    assert both == ["structure.negation"]
+    assert alone == ["meaning.negation"]
 
 
-def test_the_whole_rules_split_in_two_groups_of_about_equal_cost():
-    import rulekb.check as check
-    groups = check.plan(all_checks()[:-1], 2)
-
-    def cost(group):
-        return sum(c.cost for c in group) + sum(s.cost for s in frozenset().union(*(c.shared() for c in group)))
-    loads = [cost(groups[0]) + check.COVERAGE_COST, cost(groups[1])]
-    assert max(loads) < 0.6 * sum(loads)
-    # the checks reading the language verdicts run together: the model loads in one process only
-    assert len({i for i, g in enumerate(groups) for c in g if check.VERDICTS in c.needs}) == 1
-
-
-def test_several_processes_find_what_one_process_finds(kb, monkeypatch, tmp_path):
-    import os
-
-    import rulekb.check as check
-    one = run_checks(kb, KB, processes=1)
-    pids = tmp_path   # each process that runs a check leaves a file named by its pid
-    real_plan = check.plan
-
-    def spy(checks, groups, *share):
-        planned = real_plan(checks, groups, *share)
-        assert groups == 3
-        return [tuple(_noting_pid(c, pids) for c in g) for g in planned]
-    monkeypatch.setattr(check, "PARALLEL_UNITS", 0)
-    monkeypatch.setattr(check, "plan", spy)
-    several = run_checks(kb, KB, processes=3)
-    assert several == one   # findings, waivers, coverage matrix, summary
-    assert any(f.code == "language.wrong-language" for f in several.findings)
-    if hasattr(os, "fork"):
-        assert len(list(pids.iterdir())) == 3 and (pids / str(os.getpid())).exists()   # here and two others
-
-
-def _noting_pid(c, pids):
-    import dataclasses
-    import os
-
-    def run(ctx):
-        (pids / str(os.getpid())).touch()
-        return c.run(ctx)
-    return dataclasses.replace(c, run=run)
-
-
-def test_the_command_as_it_runs_on_the_whole_rules(tmp_path):
-    """`rulekb check` with the checks in two processes (as on the whole rules) writes the
-    report of a run in one process, and leaves no process behind."""
+def test_the_command_runs_in_one_process(tmp_path):
+    """`rulekb check` writes the report of the run and leaves no process behind."""
     import textwrap
 
     from conftest import run_fresh
     from rulekb.report import to_json
     kb = load_knowledge_base(KB)
-    expected = to_json(run_checks(kb, KB, processes=1), kb)
+    expected = to_json(run_checks(kb, KB), kb)
     out = tmp_path / "report.json"
     script = textwrap.dedent(f"""
         import os
-        import rulekb.check as check
-        check.PARALLEL_UNITS = 0
         from rulekb.commands import main
         code = main(["--root", {str(KB)!r}, "check", "--format", "json", "--output", {str(out)!r}])
         try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rulekb.check import run_checks
+from rulekb.check.driver import run_checks
 from rulekb.knowledge import load_knowledge_base
 from rulekb.models import Severity
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from qa_kb import one_text, run
+from qa_kb import flags, one_text, run
 from rulekb.check.typography import CHECKS
 
 CODES = tuple(c.code for c in CHECKS)
@@ -51,6 +51,13 @@ CASES = [
 
 @pytest.mark.parametrize("lang,text,expected", CASES)
 def test_typography(lang, text, expected):
+    """Each check called directly: a pure function of the text (and the shared data)."""
+    found = {code for code in CODES if flags(code, text, lang, "Retrace appears on some instants and sorceries.")}
+    assert found == expected
+
+
+@pytest.mark.parametrize("lang,text,expected", CASES)
+def test_the_driver_finds_what_the_functions_find(lang, text, expected):
     kb = one_text(lang, text)
     found = {code for code in CODES for issue in run(code, kb) if issue.lang == lang}
     assert found == expected

@@ -4,7 +4,7 @@ counts, grouping in knowledge-base order, folding of missing texts, the chart's 
 from __future__ import annotations
 
 from conftest import DATA
-from rulekb.check import run_checks
+from rulekb.check.driver import run_checks
 from rulekb.check.coverage import Cell, Coverage, Row
 from rulekb.check.view import (Index, Words, by_group, chart, counts, entry, grouped_missing, groups, row_key,
                                translated_rows)

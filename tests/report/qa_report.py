@@ -8,7 +8,8 @@ from conftest import golden as conftest_golden
 import functools
 
 from conftest import DATA
-from rulekb.check import CheckResult, run_checks
+from rulekb.check import CheckResult
+from rulekb.check.driver import run_checks
 from rulekb.models import KnowledgeBase
 from rulekb.knowledge import load_knowledge_base
 

@@ -75,10 +75,8 @@ CACHES: tuple[Cache, ...] = (
     Cache("language-model", "py3langid's model file", "the model's arrays, uncompressed"),
     Cache("checks", "every data, termbase, waiver and catalog file's bytes, the profile and languages",
           "the last check result and its reports"),
-    Cache("check-files", "a data file's bytes, the files that hold no rule or ruling, the selected checks",
-          "the findings of the by-file checks on that file's units"),
-    Cache("check-texts", "a text's language and characters (and the termbase's concepts)",
-          "what the checks derive from one text alone"),
+    Cache("check-files", "a data file's bytes, the files that hold no rule or ruling, the by-text checks that run",
+          "the findings of the by-text checks on that file's texts (check.driver)"),
 )
 
 

@@ -38,7 +38,7 @@ CACHE_FORMAT = "identifier-1"   # the layout of the cached arrays (below); anoth
 @functools.cache
 def model_version() -> str:
     """py3langid's version (its model's), from the installed package's metadata: neither the
-    model nor numpy is loaded. What a kept verdict (`rulekb.check.memo`) was made by."""
+    model nor numpy is loaded. What a verdict was made by."""
     from importlib.metadata import PackageNotFoundError, version
     try:
         return version("py3langid")

@@ -67,19 +67,19 @@ def load_termbase_if_any(root: Path, kb: KnowledgeBase):
 
 
 def status_pages(root: Path, kb: KnowledgeBase, uis: Mapping[str, UI], termbase=None,
-                 languages: Sequence[str] | None = None, processes: int = 2) -> dict[str, str]:
+                 languages: Sequence[str] | None = None) -> dict[str, str]:
     """The translation-status page of each language: the QA (check stage; its result from the
     check cache when nothing changed, `check.cache`), then each page rendered from its result
     (`render.status`)."""
-    from ..check import run_checks
     from ..check.cache import cached_result
+    from ..check.driver import run_checks
     from ..render.status import status_page
 
     # the result `rulekb check` (profile full, every language) keeps in the check cache: the
     # same run, so `make site` (a build, then a check) runs the checks once, and a build whose
     # data did not change runs them not at all
     result = cached_result(root, "full", None,
-                           lambda: run_checks(kb, root, profile="full", termbase=termbase, processes=processes))
+                           lambda: run_checks(kb, root, profile="full", termbase=termbase))
     return {lang: status_page(result, kb, uis[lang]) for lang in (languages or kb.language_codes)}
 
 
@@ -91,7 +91,7 @@ def qa_status(root: Path, languages: tuple[str, ...] | None) -> tuple[dict[str, 
     start = process_and_children_seconds()
     kb = load_knowledge_base(root)
     uis = load_uis(root, kb.languages)
-    pages = status_pages(root, kb, uis, load_termbase_if_any(root, kb), languages, processes=1)
+    pages = status_pages(root, kb, uis, load_termbase_if_any(root, kb), languages)
     return pages, process_and_children_seconds() - start
 
 

@@ -1,26 +1,24 @@
 """Pipeline stage 4 of 6 (load -> validate -> link -> check -> render -> report): translation QA.
 
 Checks are small functions, one module per family (coverage, staleness, structure, meaning, references,
-numbers, terminology, phraseology, language, duplicates, typography, sources). Each is registered below with
-a stable code ("terminology.deprecated"), a title and a severity; a check yields `Issue`s (where,
-the span of the text, what and what to do as `M_` messages: English msgids of the UI catalogs,
-rendered in en/de/fr by the reports) and `run_checks` stamps them into `Finding`s (`stamp`: the
-issue's own severity where the check grades it; a published English text is info and asks for no
-change), applies the waivers of ``translations/qa-waivers.yaml``, merges the findings on one span
-of one text into one (`merge_findings`: one defect, one finding) and computes the coverage (the
-backlog as figures). Named profiles select checks: ``full`` (all), ``ci`` (errors and warnings), and one per
-family. Adding a check is one function in its family module plus one `Check` line in that
-module's `CHECKS`, with its cost (benchmarks/check_costs.py measures it), the shared data it
-reads and, when it looks at one unit at a time, ``by_file=True`` (its findings are then kept per
-data file between runs, `check.byfile`; tests/check/test_check_byfile.py holds it to that);
-adding a language is one entry in ``translations/languages.yaml`` (and, for
-locale rules such as quotation marks, one entry in the family's locale table).
+numbers, terminology, phraseology, language, duplicates, typography, sources), registered explicitly
+in their module's `CHECKS` with a stable code ("terminology.deprecated"), a title and a severity.
+Most are by-text checks (`text.TextCheck`): a pure function of one text, its English and the
+read-only shared data (`text.Data`: the termbase, the official phraseology), which the driver
+(`rulekb.check.driver`) runs in one loop over the texts, keeps per data file between runs, and runs
+on one English/translation pair from the command line. The others compare texts across the
+knowledge base (duplicates, coverage, references to other releases, inconsistent terms, sources,
+staleness) and read the run's `Context` (`base.Check`).
 
-Every check is a pure function of its `Context` (the knowledge base, the termbase, the selected
-checks): nothing is written, nothing is fetched, the same input gives the same findings in the
-same order, and a check can be tested on a knowledge base of one English/translation pair. So
-`run_checks` may spread the checks over processes (`rulekb.parallel`), balanced by the cost
-each registry entry records.
+A check yields what it found (`Flag`, `Issue`: the span of the text, what and what to do as `M_`
+messages, English msgids of the UI catalogs rendered in en/de/fr by the reports); `stamp` makes a
+`Finding` of it (the issue's own severity where the check grades it; a published English text is
+info and asks for no change), the waivers of ``translations/qa-waivers.yaml`` apply, and
+`merge_findings` merges the findings on one span of one text into one (one defect, one finding).
+Named profiles select checks: ``full`` (all), ``ci`` (errors and warnings), and one per family.
+Adding a check is one function in its family module plus one line in that module's `CHECKS`;
+adding a language is one entry in ``translations/languages.yaml`` (and, for locale rules such as
+quotation marks, one entry in the family's locale table).
 """
 
 from __future__ import annotations
@@ -28,24 +26,21 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from operator import itemgetter
-from pathlib import Path
-from typing import Iterable, Mapping, Sequence
+from typing import Iterable, Mapping, Sequence, Union
 
 from ..diagnostics import DataError, Problem, did_you_mean
-from ..knowledge import ProjectFiles, collection_paused
-from ..models import SOURCE_LANGUAGE, M_, Finding, KnowledgeBase, Message, Severity, Status
-from ..phraseology import Phraseology, load_phraseology
-from ..termbase import Termbase, load_termbase
-from .. import parallel
-# The vocabulary of checks, re-exported: `from rulekb.check import Context, Text, Issue` keeps working.
-from .base import (MODEL, REFS, TERMS, VERDICTS, Check, CheckFunction, Context, Issue,  # noqa: F401
-                   Shared, Text, Waived, quote)
+from ..models import SOURCE_LANGUAGE, M_, Finding, Message, Severity, Status
+# The vocabulary of checks, re-exported: `from rulekb.check import Context, Issue` keeps working.
+from .base import Check, CheckFunction, Context, Issue, UnitText, Waived, quote  # noqa: F401
+from .text import Data, Flag, Text, TextCheck  # noqa: F401
+
+AnyCheck = Union[Check, TextCheck]
 
 
-def _registry() -> tuple[Check, ...]:
+def _registry() -> tuple[AnyCheck, ...]:
     from . import (coverage, duplicates, language, meaning, numbers, phraseology, references, sources, staleness,
                    structure, terminology, typography)
-    checks: list[Check] = []
+    checks: list[AnyCheck] = []
     for module in (coverage, staleness, structure, meaning, references, numbers, terminology, phraseology, language,
                    duplicates, typography, sources):
         checks.extend(module.CHECKS)
@@ -59,10 +54,10 @@ def _registry() -> tuple[Check, ...]:
 FAMILIES = ("coverage", "staleness", "structure", "meaning", "references", "numbers", "terminology", "phraseology", "language",
             "duplicates", "typography", "sources", "waivers")
 
-_CHECKS: tuple[Check, ...] | None = None
+_CHECKS: tuple[AnyCheck, ...] | None = None
 
 
-def all_checks() -> tuple[Check, ...]:
+def all_checks() -> tuple[AnyCheck, ...]:
     global _CHECKS
     if _CHECKS is None:
         from .waivers import UNMATCHED
@@ -70,7 +65,7 @@ def all_checks() -> tuple[Check, ...]:
     return _CHECKS
 
 
-def check(code: str) -> Check:
+def check(code: str) -> AnyCheck:
     for c in all_checks():
         if c.code == code:
             return c
@@ -133,49 +128,6 @@ class CheckResult:
         return tuple(f for f in self.findings if f.lang == lang)
 
 
-# From this many units on (the full Comprehensive Rules: ~6,600 texts) `run_checks` spreads the
-# checks over several processes (`rulekb.parallel`); below it, starting a process costs more than
-# it saves.
-PARALLEL_UNITS = 2000
-COVERAGE_COST = 134   # milliseconds of the coverage matrix on the complete data (made with group 0)
-
-
-def plan(checks: Sequence[Check], groups: int, share: float = 1.0) -> list[tuple[Check, ...]]:
-    """The checks in `groups` groups of about equal cost. Checks that read the same shared data
-    (`Check.needs`, and what that is made from) are one bundle, which runs in one group: its
-    data is made once (with all cards and rulings, the termbase's terms of every text cost as
-    much as the eight checks that read them, which a check-by-check split made in both groups).
-    The costliest bundle first, each goes into the group where the run ends soonest with it;
-    group 0 also makes the coverage matrix. Within a group, the checks keep the order of
-    `checks`. `share`: the part of the data files the by-file checks run on (the rest kept,
-    `check.byfile`), which their costs are weighed by."""
-    loads = [float(COVERAGE_COST)] + [0.0] * (max(1, groups) - 1)
-    members: list[list[Check]] = [[] for _ in loads]
-    order = {c.code: i for i, c in enumerate(checks)}
-    for bundle, data in sorted(_bundles(checks), key=lambda b: (-_cost(*b, share), order[b[0][0].code])):
-        g = min(range(len(loads)), key=lambda g: (loads[g] + _cost(bundle, data, share), g))
-        loads[g] += _cost(bundle, data, share)
-        members[g].extend(bundle)
-    return [tuple(sorted(m, key=lambda c: order[c.code])) for m in members]
-
-
-def _bundles(checks: Sequence[Check]) -> list[tuple[list[Check], frozenset[Shared]]]:
-    """The checks joined by the shared data they read (a check that reads none is a bundle of
-    its own), each bundle in the order of `checks`, with the data its checks read."""
-    bundles: list[tuple[list[Check], frozenset[Shared]]] = []
-    for c in checks:
-        needs = c.shared()
-        joined = [b for b in bundles if b[1] & needs]
-        bundles = [b for b in bundles if not b[1] & needs]
-        bundles.append(([m for b in joined for m in b[0]] + [c], needs.union(*(b[1] for b in joined))))
-    order = {c.code: i for i, c in enumerate(checks)}
-    return [(sorted(members, key=lambda c: order[c.code]), data) for members, data in bundles]
-
-
-def _cost(bundle: Sequence[Check], data: frozenset[Shared], share: float = 1.0) -> float:
-    return sum(c.cost * (share if c.by_file else 1.0) for c in bundle) + sum(s.cost for s in data)
-
-
 _SEVERITY_ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 
 
@@ -225,17 +177,22 @@ KEPT_VERBATIM = M_("nothing to change here: a published text is kept verbatim, i
 PUBLISHED = (Status.OFFICIAL, Status.COMMUNITY)   # kept verbatim, defects included (README, Data model)
 
 
-def stamp(ctx: Context, check: Check, issue: Issue) -> Finding:
-    """The finding of an issue: the check's code, the issue's severity (else the check's). A
-    finding on a published English text (official or community: kept verbatim, defects included)
-    is informational and asks for no change to it; on a published translation, the fix goes into a
-    new canonical text."""
-    severity = issue.severity or check.severity
-    fix = issue.fix
+def stamp(ctx: Context, check: AnyCheck, issue: Issue) -> Finding:
+    """The finding of an issue of a cross-text check (`stamp_status`, the status of the text it is on)."""
     unit = ctx.unit(issue.entry)
     texts = unit.variants.get(issue.lang, ()) if unit is not None else ()
     variant = texts[issue.index] if issue.index < len(texts) else None
-    if variant is not None and variant.status in PUBLISHED and check.family not in ("waivers", "sources", "coverage"):
+    return stamp_status(check, issue, variant.status if variant is not None else None)
+
+
+def stamp_status(check: AnyCheck, issue: Issue, status: Status | None) -> Finding:
+    """The finding of an issue: the check's code, the issue's severity (else the check's). A
+    finding on a published English text (official or community: kept verbatim, defects included)
+    is informational and asks for no change to it; on a published translation, the fix goes into a
+    new canonical text. `status`: that of the text the issue is on (None: no text)."""
+    severity = issue.severity or check.severity
+    fix = issue.fix
+    if status in PUBLISHED and check.family not in ("waivers", "sources", "coverage"):
         if issue.lang == SOURCE_LANGUAGE:
             severity, fix = Severity.INFO, KEPT_VERBATIM
         elif issue.index:
@@ -300,79 +257,7 @@ def _merged(cluster: list[Finding], order: Mapping[str, int]) -> Finding:
                    spans if len(spans) > 1 else ())
 
 
-def run_checks(kb: KnowledgeBase, root: Path, *, profile: str = "full", langs: Iterable[str] | None = None,
-               termbase: Termbase | None = None, phraseology: Phraseology | None = None,
-               processes: int = 2, files: ProjectFiles | None = None) -> CheckResult:
-    """Run the checks of `profile` over the knowledge base of the project at `root` (its
-    termbase, phraseology and waivers are read from ``translations/``), report the findings of `langs`
-    (default: every language). A large knowledge base is checked in `processes` processes, the
-    checks grouped by their cost (`plan`); `processes=1` keeps to this one (the site build,
-    whose other core renders the pages meanwhile). The findings do not depend on where a check
-    ran. Raises DataError when the termbase, the phraseology or the waivers do not load. The
-    garbage collector is paused meanwhile (`knowledge.collection_paused`: the run makes ~100,000
-    objects per language beside the knowledge base's, and each of its full collections would
-    walk them all). `files`: the project's files as the knowledge base was loaded from
-    (`knowledge.read_files`); with them, the findings of the by-file checks are kept per data
-    file between runs, and only the changed files are checked by them (`check.byfile`)."""
-    with collection_paused():
-        return _run_checks(kb, root, profile, langs, termbase, phraseology, processes, files)
+from .coverage import Coverage  # noqa: E402,F811  (re-exported for type hints of CheckResult users)
 
-
-def _run_checks(kb: KnowledgeBase, root: Path, profile: str, langs: Iterable[str] | None, termbase: Termbase | None,
-                phraseology: Phraseology | None, processes: int, files: ProjectFiles | None) -> CheckResult:
-    from .byfile import ByFile
-    from .coverage import compute_coverage
-    from .waivers import apply_waivers, load_waivers
-
-    codes = set(resolve_profile(profile))
-    wanted = tuple(kb.language_codes) if langs is None else tuple(langs)
-    unknown = [lang for lang in wanted if lang not in kb.language_codes]
-    if unknown:
-        raise DataError([Problem("<command line>", 1, 1, f"unknown language '{unknown[0]}'",
-                                 did_you_mean(unknown[0], kb.language_codes) or
-                                 f"use one of {', '.join(kb.language_codes)}")])
-    termbase = termbase if termbase is not None else load_termbase(root, kb)
-    phraseology = phraseology if phraseology is not None else load_phraseology(root)
-    waivers = load_waivers(root, kb, tuple(c.code for c in all_checks()))
-    ctx = Context(kb, termbase, phraseology, root)
-    selected = [c for c in all_checks() if c.code in codes and c.family != "waivers"]
-    ctx.selected = frozenset(c.code for c in selected)
-    # the by-file checks on the files that changed since their findings were kept (all: on ctx)
-    kept = ByFile(files, kb, [c.code for c in selected if c.by_file])
-    part = kept.part(ctx)
-    groups = plan(selected, processes if len(ctx.units) >= PARALLEL_UNITS else 1, kept.share)
-
-    def run_group(group: Sequence[Check]) -> dict[str, list[Finding]]:
-        found = {}
-        for c in group:   # a by-file check's findings in every language: they are kept so
-            on = part if c.by_file else ctx
-            found[c.code] = [stamp(on, c, issue) for issue in c.run(on) if c.by_file or issue.lang in wanted]
-        ctx.save_memos()   # the per-text results this process made, for the next run (`check.memo`)
-        return found
-
-    # groups 1… in processes of their own (each sees the context as it is now), group 0 here
-    with parallel.start([lambda group=group: run_group(group) for group in groups[1:]],
-                        processes=len(groups) - 1) as others:
-        coverage = compute_coverage(ctx)
-        by_code = run_group(groups[0])
-        for found_there in others.results():
-            by_code.update(found_there)
-    kept.keep({code: by_code[code] for code in kept.codes})
-    for code in kept.codes:
-        by_code[code] = [f for f in kept.findings(code, by_code[code]) if f.lang in wanted]
-    found = [finding for c in selected for finding in by_code[c.code]]
-    kept, waived, unmatched = apply_waivers(found, waivers, codes, wanted)
-    if "waivers.unmatched" in codes:
-        kept.extend(unmatched)
-    kept = merge_findings(kept, {c.code: i for i, c in enumerate(all_checks())})
-    if profile == "ci":  # the CI verdict: no informational notes, whichever check graded them so
-        kept = [f for f in kept if f.severity is not Severity.INFO]
-    findings = sort_findings(kept, kb.language_codes)
-    waived_sorted = tuple(sorted(waived, key=lambda w: (sort_findings([w.finding], kb.language_codes), w.reason)))
-    return CheckResult(findings, waived_sorted, coverage, _summary(findings, waived_sorted, wanted), profile, wanted)
-
-
-from .coverage import Coverage  # noqa: E402  (re-exported for type hints of CheckResult users)
-
-__all__ = ["Check", "CheckResult", "Context", "Coverage", "Issue", "Text", "Waived", "all_checks", "check",
-           "profiles", "quote", "resolve_profile", "run_checks"]
+__all__ = ["Check", "CheckResult", "Context", "Coverage", "Data", "Flag", "Issue", "Text", "TextCheck", "UnitText",
+           "Waived", "all_checks", "check", "profiles", "quote", "resolve_profile"]

@@ -189,5 +189,5 @@ def partial(ctx: Context) -> Iterator[Issue]:
 
 CHECKS = (
     Check("coverage.partial", "a rule is translated in part: some of its texts are missing in a language",
-          Severity.WARNING, partial, cost=9),
+          Severity.WARNING, partial),
 )

@@ -18,7 +18,8 @@ from typing import Iterator
 import cydifflib
 
 from ..models import M_, SOURCE_LANGUAGE, Percent, Severity, Status, normalise
-from .base import Check, Context, Issue, Text
+from .base import Check, Context, Issue, UnitText
+from .text import Data, Flag, Text, TextCheck, flag
 
 THRESHOLD = 0.9
 MIN_CHARS = 40
@@ -35,7 +36,7 @@ def similarity(a: str, b: str) -> float:
     return cydifflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
 
 
-def _english_similarity(a: Text, b: Text) -> float | None:
+def _english_similarity(a: UnitText, b: UnitText) -> float | None:
     ea, eb = a.english, b.english
     if ea is None or eb is None:
         return None
@@ -44,7 +45,7 @@ def _english_similarity(a: Text, b: Text) -> float | None:
 
 def near_duplicate(ctx: Context) -> Iterator[Issue]:
     for lang in ctx.languages:
-        texts: list[tuple[Text, str, set]] = []
+        texts: list[tuple[UnitText, str, set]] = []
         for t in ctx.texts([lang]):
             if lang == SOURCE_LANGUAGE and t.variant.status is Status.OFFICIAL:
                 continue
@@ -85,17 +86,17 @@ def near_duplicate(ctx: Context) -> Iterator[Issue]:
                               other=a.label))
 
 
-def same_as_english(ctx: Context) -> Iterator[Issue]:
-    for t, english in ctx.translations():
-        if len(t.text.split()) >= 3 and normalise(t.text) == normalise(english.text):
-            yield Issue.at(t, M_("{label}: the text in {lang} is the English text, untranslated: “{excerpt}”",
-                                 label=t.label, lang=ctx.lang(t.lang),
-                                 excerpt=t.text[:100] + ("…" if len(t.text) > 100 else "")),
-                           M_("translate it into {lang} (a published text is kept: add the translation as the "
-                              "canonical text, the other stays as a variant)", lang=ctx.lang(t.lang)))
+def same_as_english(t: Text, data: Data) -> Iterator[Flag]:
+    if t.is_translation and t.english is not None:
+        if len(t.text.split()) >= 3 and normalise(t.text) == normalise(t.english):
+            yield flag(M_("{label}: the text in {lang} is the English text, untranslated: “{excerpt}”",
+                       label=t.label, lang=data.lang(t.lang),
+                       excerpt=t.text[:100] + ("…" if len(t.text) > 100 else "")),
+                    M_("translate it into {lang} (a published text is kept: add the translation as the "
+                       "canonical text, the other stays as a variant)", lang=data.lang(t.lang)))
 
 
 CHECKS = (
-    Check("duplicates.near-duplicate", "two units with (nearly) the same text in one language", Severity.WARNING, near_duplicate, cost=19),
-    Check("duplicates.same-as-english", "a translation that is the English text", Severity.ERROR, same_as_english, cost=1),
+    Check("duplicates.near-duplicate", "two units with (nearly) the same text in one language", Severity.WARNING, near_duplicate),
+    TextCheck("duplicates.same-as-english", "a translation that is the English text", Severity.ERROR, same_as_english),
 )

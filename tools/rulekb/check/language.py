@@ -11,19 +11,18 @@ not judged at all (`established`). A pre-screen skips the sentences that plainly
 text's language — those with more distinct common function words (`FUNCTION_WORDS`) of that
 language than of any other; every other sentence goes to py3langid, which alone decides. Adding a
 language is one entry in `FUNCTION_WORDS` (without one, every sentence of that language is judged).
-The sentences of every text of a run go to the model in one batch (`_judge_all`), which loads in
-the process that runs the check (see `rulekb.langid`); its verdicts are the run's shared data
-`VERDICTS`, which `terminology.untranslated` reads too.
+The model loads on the first sentence the pre-screen leaves to it (see `rulekb.langid`); its
+verdicts on a text are made once per run (`Data.derived`), and `terminology.untranslated` reads them too.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Iterator, Sequence
+from typing import Iterator
 
 from .. import langid
 from ..models import M_, SOURCE_LANGUAGE, Number, Severity, Status
-from .base import VERDICTS, Check, Context, Issue, Text
+from .text import Data, Flag, Text, TextCheck, flag
 
 MIN_WORDS = 6
 MIN_PROBABILITY = 0.95  # of the other language, normalised over the knowledge base's languages
@@ -93,26 +92,25 @@ def _masked(text: str, refs) -> str:
     return text
 
 
-def _candidates(ctx: Context, t: Text) -> list[tuple[int, int, str]]:
+def _candidates(text: str, lang: str, data: Data) -> list[tuple[int, int, str]]:
     """(start, end, words) of the sentences of a text that the pre-screen leaves to the model."""
     out = []
-    for start, end, chunk in sentences(_masked(t.text, ctx.refs(t))):
+    for start, end, chunk in sentences(_masked(text, data.refs(text))):
         if len(chunk) < _MIN_CHARS:
             continue
         words = _WORD.findall(chunk)
-        if len(words) >= MIN_WORDS and not plainly_in(words, t.lang):
+        if len(words) >= MIN_WORDS and not plainly_in(words, lang):
             out.append((start, end, " ".join(words)))
     return out
 
 
-def _foreign(t: Text, candidates: Sequence[tuple[int, int, str]],
-             verdicts: Sequence[tuple[str, float]]) -> tuple[tuple[int, int, str, float], ...]:
-    return tuple((start, end, lang, float(prob)) for (start, end, _words), (lang, prob) in zip(candidates, verdicts)
-                 if lang != t.lang and prob >= MIN_PROBABILITY)
-
-
-def _key(t: Text) -> tuple[str, ...]:
-    return ("language", t.unit.id, t.lang, str(t.index))
+def _judge(text: str, lang: str, data: Data) -> tuple[tuple[int, int, str, float], ...]:
+    candidates = _candidates(text, lang, data)
+    if not candidates:
+        return ()   # the model is not even loaded
+    verdicts = langid.classify(data.languages, [words for *_span, words in candidates])
+    return tuple((start, end, found, float(prob)) for (start, end, _words), (found, prob) in zip(candidates, verdicts)
+                 if found != lang and prob >= MIN_PROBABILITY)
 
 
 def established(t: Text) -> bool:
@@ -120,71 +118,32 @@ def established(t: Text) -> bool:
     release, the Oracle text, a ruling as published) is English by definition, and is kept
     verbatim besides (a finding on it could only say that nothing is to be changed). Such texts are
     not judged: with the complete rules they are 524 of the 529 sentences the pre-screen leaves."""
-    return t.lang == SOURCE_LANGUAGE and t.variant.status is Status.OFFICIAL
+    return t.lang == SOURCE_LANGUAGE and t.status is Status.OFFICIAL
 
 
-def _verdicts_memo(ctx: Context):  # type: ignore[no-untyped-def]
-    """The verdicts kept between runs (`rulekb.check.memo`), for the project's languages and this
-    model (py3langid's version)."""
-    return ctx.memo("language", repr(ctx.languages), langid.model_version())
-
-
-def _judge_all(ctx: Context) -> None:
-    """Judge the sentences of every canonical text of the run whose language is not established
-    (`established`) in one batch; the verdicts of a text judged by an earlier run are kept
-    (`rulekb.check.memo`), and the model does not load when there are none to make."""
-    memo = _verdicts_memo(ctx)
-    batch = []
-    for t in ctx.texts():
-        if _key(t) in ctx.cache or established(t):
-            continue
-        kept = memo.peek(ctx.text_key(t))
-        if kept is not None:
-            ctx.cache[_key(t)] = kept
-        else:
-            batch.append((t, _candidates(ctx, t)))
-    texts = [words for _t, candidates in batch for *_span, words in candidates]
-    verdicts = iter(langid.classify(ctx.languages, texts))
-    for t, candidates in batch:
-        found = _foreign(t, candidates, [next(verdicts) for _ in candidates])
-        ctx.cache[_key(t)] = found
-        memo.put(ctx.text_key(t), found)
-
-
-def judged(ctx: Context, t: Text) -> tuple[tuple[int, int, str, float], ...]:
+def judged(t: Text, data: Data) -> tuple[tuple[int, int, str, float], ...]:
     """(start, end, language, probability) of the sentences of a text that are in another language
-    (none in a text whose language is `established`)."""
+    (none in a text whose language is `established`); made once per run and text."""
     if established(t):
         return ()
-    key = _key(t)
-    found = ctx.cache.get(key)
-    if found is None and ("language", "all") not in ctx.cache:
-        ctx.cache[("language", "all")] = True
-        _judge_all(ctx)
-        found = ctx.cache.get(key)
-    if found is None:  # not a canonical text of the run (a variant)
-        def judge() -> tuple[tuple[int, int, str, float], ...]:
-            candidates = _candidates(ctx, t)
-            return _foreign(t, candidates, langid.classify(ctx.languages, [words for *_span, words in candidates]))
-        found = _verdicts_memo(ctx).get(ctx.text_key(t), judge)
-        ctx.cache[key] = found
-    return found  # type: ignore[return-value]
+    return data.derived("language", (t.lang, t.text), lambda: _judge(t.text, t.lang, data))
 
 
-def foreign_spans(ctx: Context, t: Text) -> tuple[tuple[int, int], ...]:
-    return tuple((s, e) for s, e, _lang, _p in judged(ctx, t))
+def foreign_spans(t: Text, data: Data) -> tuple[tuple[int, int], ...]:
+    return tuple((s, e) for s, e, _lang, _p in judged(t, data))
 
 
-def wrong_language(ctx: Context) -> Iterator[Issue]:
-    for t in ctx.texts():
-        for start, end, lang, prob in judged(ctx, t):
-            sentence = t.text[start:end]
-            yield Issue.at(t, M_("{label}: a sentence of the text in {lang} is in {other} (confidence {prob}): "
-                                 "“{sentence}”", label=t.label, lang=ctx.lang(t.lang), other=ctx.lang(lang),
-                                 prob=Number(prob, 2), sentence=sentence),
-                           M_("translate the sentence into {lang}", lang=ctx.lang(t.lang)), span=(start, end))
+def wrong_language(t: Text, data: Data) -> Iterator[Flag]:
+    if t.index:
+        return
+    for start, end, lang, prob in judged(t, data):
+        sentence = t.text[start:end]
+        yield flag(M_("{label}: a sentence of the text in {lang} is in {other} (confidence {prob}): "
+                      "“{sentence}”", label=t.label, lang=data.lang(t.lang), other=data.lang(lang),
+                      prob=Number(prob, 2), sentence=sentence),
+                   M_("translate the sentence into {lang}", lang=data.lang(t.lang)), span=(start, end))
 
 
 CHECKS = (
-    Check("language.wrong-language", "a sentence in another language than its text", Severity.ERROR, wrong_language, cost=21, needs=(VERDICTS,), by_file=True),
+    TextCheck("language.wrong-language", "a sentence in another language than its text", Severity.ERROR, wrong_language),
 )

@@ -41,8 +41,9 @@ from typing import Iterator, Mapping, Sequence
 
 from ..models import M_, MN_, SOURCE_LANGUAGE, Message, Severity
 from ..refs import find_references
-from .base import TERMS, Check, Context, Issue, Text, quote
-from .staleness import source_english
+from .base import quote
+from .compare import ZONES, concept_name, concept_names, excerpt, label
+from .text import Data, Flag, Text, TextCheck, flag
 from .structure import negations as whole_negations
 
 Span = tuple[int, int]
@@ -724,34 +725,19 @@ def opposite_change(english: str, text: str, lang: str) -> tuple[Opposite, int, 
 # ------------------------------------------------------------------ checks
 
 
-def _pairs(ctx: Context) -> Iterator[tuple[Text, Text]]:
-    """Each translation in a language the lexicon knows, with the English it was made from: the
-    canonical text and every other text of the unit in that language (a second published
-    translation is read too), except one that says what the canonical says."""
-    for t in ctx.texts(ctx.targets, variants=True):
-        if t.lang not in LEXICON or t.english is None:
-            continue
-        if t.index and t.text == t.unit.variants[t.lang][0].text:
-            continue
-        english = source_english(ctx, t)
-        if english is not None:
-            yield t, english
-
-
-def _label(t: Text) -> Message | str:
-    """How a message names the text: its unit, and for a text beside the canonical one which it is."""
-    if not t.index:
-        return t.label
-    return M_("{label}{which}", label=t.label,
-              which=M_(" (variant {n}, source {source})", n=t.index + 1, source=t.variant.source))
-
-
-def _excerpt(text: str, span: Span) -> str:
-    return quote(text, span[0], min(span[1], span[0] + 160), 0)
+def _english(t: Text) -> str | None:
+    """The English a translation in a language the lexicon knows was made from (`Text.source`), for
+    the canonical text and every other text of the unit in that language (a second published
+    translation is read too), except one that says what the canonical says; None otherwise."""
+    if t.lang == SOURCE_LANGUAGE or t.lang not in LEXICON or t.english is None:
+        return None
+    if t.index and t.text == t.canonical:
+        return None
+    return t.source
 
 
 def _at(text: str, change: Change) -> str:
-    return quote(text, *change.span) if change.span else _excerpt(text, change.where)
+    return quote(text, *change.span) if change.span else excerpt(text, change.where)
 
 
 def _around(text: str, pos: int) -> Span:
@@ -759,60 +745,64 @@ def _around(text: str, pos: int) -> Span:
     return next(((a, b) for a, b in sentences(text) if a <= pos < b), (0, len(text)))
 
 
-def number(ctx: Context) -> Iterator[Issue]:
-    for t, english in _pairs(ctx):
-        change = number_change(english.text, t.text, t.lang)
-        if change is None:
-            continue
-        said = f"'{change.said}'" if change.said else M_("no number")
-        expected = ", ".join(f"'{x}'" for x in change.expected) or M_("no number")
-        yield Issue.at(t, M_("{label}: the text in {lang} says {said} (“{context}”) where the English says {english} "
-                             "(“{sentence}”): a different number changes the rule", label=_label(t),
-                             lang=ctx.lang(t.lang), said=said, context=_at(t.text, change), english=expected,
-                             sentence=_excerpt(english.text, change.sentence)),
-                       M_("say the number the English says"), span=change.span)
+def number(t: Text, data: Data) -> Iterator[Flag]:
+    english = _english(t)
+    if english is None:
+        return
+    change = number_change(english, t.text, t.lang)
+    if change is None:
+        return
+    said = f"'{change.said}'" if change.said else M_("no number")
+    expected = ", ".join(f"'{x}'" for x in change.expected) or M_("no number")
+    yield flag(M_("{label}: the text in {lang} says {said} (“{context}”) where the English says {english} "
+                         "(“{sentence}”): a different number changes the rule", label=label(t),
+                         lang=data.lang(t.lang), said=said, context=_at(t.text, change), english=expected,
+                         sentence=excerpt(english, change.sentence)),
+                   M_("say the number the English says"), span=change.span)
 
 
 _BOUND = {"min": M_("a lower bound (at least)"), "max": M_("an upper bound (at most)")}
 
 
-def bound(ctx: Context) -> Iterator[Issue]:
-    for t, english in _pairs(ctx):
-        change = bound_change(english.text, t.text, t.lang)
-        if change is None:
-            continue
-        said: Message = _BOUND[change.said] if change.said else M_("no bound")
-        expected = tuple(_BOUND[k] for k in change.expected) or M_("no bound")
-        yield Issue.at(t, M_("{label}: the text in {lang} sets {said} (“{context}”) where the English sets {english} "
-                             "(“{sentence}”)", label=_label(t), lang=ctx.lang(t.lang), said=said,
-                             context=_at(t.text, change), english=expected,
-                             sentence=_excerpt(english.text, change.sentence)),
-                       M_("keep the bound of the English: 'at least' is a lower bound, 'at most' and 'up to' "
-                          "an upper one"), span=change.span)
+def bound(t: Text, data: Data) -> Iterator[Flag]:
+    english = _english(t)
+    if english is None:
+        return
+    change = bound_change(english, t.text, t.lang)
+    if change is None:
+        return
+    said: Message = _BOUND[change.said] if change.said else M_("no bound")
+    expected = tuple(_BOUND[k] for k in change.expected) or M_("no bound")
+    yield flag(M_("{label}: the text in {lang} sets {said} (“{context}”) where the English sets {english} "
+                         "(“{sentence}”)", label=label(t), lang=data.lang(t.lang), said=said,
+                         context=_at(t.text, change), english=expected,
+                         sentence=excerpt(english, change.sentence)),
+                   M_("keep the bound of the English: 'at least' is a lower bound, 'at most' and 'up to' "
+                      "an upper one"), span=change.span)
 
 
-def negation(ctx: Context) -> Iterator[Issue]:
-    whole = "structure.negation" in ctx.selected
-    for t, english in _pairs(ctx):
-        changes = negation_changes(english.text, t.text, t.lang)
-        if changes and whole and not t.index and whole_negations(t.text, t.lang) == 0:
-            # no negation at all: structure.negation's finding (which reads canonical texts only)
-            changes = [c for c in changes if c[0] != "lost"]
-        for kind, change in changes:
-            yield _negation_issue(ctx, t, english, kind, change)
+def negation(t: Text, data: Data) -> Iterator[Flag]:
+    english = _english(t)
+    if english is None:
+        return
+    whole = not t.index and whole_negations(t.text, t.lang) == 0
+    for kind, change in negation_changes(english, t.text, t.lang):
+        # no negation at all: structure.negation's finding (which reads canonical texts only)
+        yield _negation_flag(t, data, english, kind, change, "structure.negation" if whole and kind == "lost" else "")
 
 
-def _negation_issue(ctx: Context, t: Text, english: Text, kind: str, change: Change) -> Issue:
+def _negation_flag(t: Text, data: Data, english: str, kind: str, change: Change, covered_by: str) -> Flag:
     if kind == "lost":
-        return Issue.at(t, M_("{label}: the English sentence “{sentence}” negates (“{negation}”); the text in {lang} "
-                              "does not negate it there (“{text}”): it may say the opposite", label=_label(t),
-                              sentence=_excerpt(english.text, change.sentence), negation=change.said,
-                              lang=ctx.lang(t.lang), text=_at(t.text, change)),
-                        M_("compare it with the English and write the negation (it is a change of meaning)"))
-    return Issue.at(t, M_("{label}: the text in {lang} negates (“{context}”) where the English does not (“{sentence}”): "
-                          "it may say the opposite", label=_label(t), lang=ctx.lang(t.lang), context=_at(t.text, change),
-                          sentence=_excerpt(english.text, change.sentence)),
-                    M_("say what the English says, without the negation"), span=change.span)
+        return flag(M_("{label}: the English sentence “{sentence}” negates (“{negation}”); the text in {lang} "
+                       "does not negate it there (“{text}”): it may say the opposite", label=label(t),
+                       sentence=excerpt(english, change.sentence), negation=change.said,
+                       lang=data.lang(t.lang), text=_at(t.text, change)),
+                    M_("compare it with the English and write the negation (it is a change of meaning)"),
+                    covered_by=covered_by)
+    return flag(M_("{label}: the text in {lang} negates (“{context}”) where the English does not (“{sentence}”): "
+                   "it may say the opposite", label=label(t), lang=data.lang(t.lang), context=_at(t.text, change),
+                   sentence=excerpt(english, change.sentence)),
+                M_("say what the English says, without the negation"), span=change.span, covered_by=covered_by)
 
 
 _ROLE = {"player": M_("a player"), "opponent": M_("an opponent"), "teammate": M_("a teammate"),
@@ -820,136 +810,147 @@ _ROLE = {"player": M_("a player"), "opponent": M_("an opponent"), "teammate": M_
 _TERMBASE_ROLES = ("owner", "controller")
 
 
-def _termbase_roles(ctx: Context, t: Text) -> dict[str, Span]:
+def _termbase_roles(data: Data, text: str, lang: str) -> dict[str, Span]:
     out: dict[str, Span] = {}
-    for m in ctx.terms(t):
+    for m in data.terms(text, lang):
         if m.concept_id in _TERMBASE_ROLES:
             out.setdefault(m.concept_id, (m.start, m.end))
     return out
 
 
-def player(ctx: Context) -> Iterator[Issue]:
-    for t, english in _pairs(ctx):
-        change = role_change(english.text, t.text, t.lang, _termbase_roles(ctx, english), _termbase_roles(ctx, t))
-        if change is None:
-            continue
-        yield Issue.at(t, M_("{label}: the text in {lang} names {role} (“{context}”), whom the English does not name; "
-                             "the English names {english} (“{sentence}”)", label=_label(t), lang=ctx.lang(t.lang),
-                             role=_ROLE[change.said], context=_at(t.text, change),
-                             english=tuple(_ROLE[r] for r in change.expected) or M_("no player"),
-                             sentence=_excerpt(english.text, change.sentence)),
-                       M_("name the player the English names: who does something is the rule"), span=change.span)
+def player(t: Text, data: Data) -> Iterator[Flag]:
+    english = _english(t)
+    if english is None:
+        return
+    change = role_change(english, t.text, t.lang, _termbase_roles(data, english, SOURCE_LANGUAGE),
+                         _termbase_roles(data, t.text, t.lang))
+    if change is None:
+        return
+    yield flag(M_("{label}: the text in {lang} names {role} (“{context}”), whom the English does not name; "
+                         "the English names {english} (“{sentence}”)", label=label(t), lang=data.lang(t.lang),
+                         role=_ROLE[change.said], context=_at(t.text, change),
+                         english=tuple(_ROLE[r] for r in change.expected) or M_("no player"),
+                         sentence=excerpt(english, change.sentence)),
+                   M_("name the player the English names: who does something is the rule"), span=change.span)
 
 
-def _zone_words(ctx: Context, lang: str, zones: frozenset[str]) -> tuple[re.Pattern[str] | None, dict[str, str]]:
+def _zone_words(data: Data, lang: str, zones: frozenset[str]) -> tuple[re.Pattern[str] | None, dict[str, str]]:
     """One pattern per language and run of the termbase's words for the zones (every form, deprecated
     ones too: "removed from the game"), matched on their own: a zone inside a longer term of
     another concept ("cards from the top of your library into your graveyard", the old 'mill') counts."""
-    key = ("meaning-zones", lang)
-    found = ctx.cache.get(key)
-    if found is None:
+    def make() -> tuple[re.Pattern[str] | None, dict[str, str]]:
         forms: dict[str, str] = {}
         for zone in sorted(zones):
-            concept = ctx.termbase.concept(zone)
+            concept = data.termbase.concept(zone)
             for term in concept.terms.get(lang, ()) if concept is not None else ():
                 for form in (term.text, *term.forms):
                     forms.setdefault(form.casefold(), zone)
         pattern = (re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, sorted(forms, key=len, reverse=True)))
                               + r")(?![\w])", re.IGNORECASE) if forms else None)
-        found = ctx.cache[key] = (pattern, forms)
-    return found  # type: ignore[return-value]
+        return pattern, forms
+    return data.derived("meaning-zones", (lang, zones), make)
 
 
-def _zones(ctx: Context, t: Text, zones: frozenset[str]) -> list[tuple[int, str]]:
-    pattern, forms = _zone_words(ctx, t.lang, zones)
+def _zones(data: Data, text: str, lang: str, zones: frozenset[str]) -> list[tuple[int, str]]:
+    pattern, forms = _zone_words(data, lang, zones)
     if pattern is None:
         return []
-    return [(m.start(), forms[m.group().casefold()]) for m in pattern.finditer(t.text) if m.group().casefold() in forms]
+    return [(m.start(), forms[m.group().casefold()]) for m in pattern.finditer(text) if m.group().casefold() in forms]
 
 
-def zone(ctx: Context) -> Iterator[Issue]:
-    from .terminology import ZONES, _concept_name, _concept_names
-    zones = frozenset(z for z in ZONES if ctx.termbase.concept(z) is not None)
-    for t, english in _pairs(ctx):
-        found = zone_change(english.text, t.text, t.lang, _zones(ctx, english, zones), _zones(ctx, t, zones))
-        if found is None:
-            continue
-        kind, change = found
-        names = _concept_names(ctx, change.expected)
-        assert change.span is not None
-        sentence = next(((a, b) for a, b in sentences(t.text) if a <= change.span[0] < b), (0, len(t.text)))
-        if kind == "changed":
-            msg = M_("{label}: the English sentence “{sentence}” names {english}; the text in {lang} names {zone} "
-                     "there instead (“{context}”)", label=_label(t), sentence=_excerpt(english.text, change.sentence),
-                     english=names, lang=ctx.lang(t.lang), zone=_concept_name(ctx, change.said),
-                     context=_excerpt(t.text, sentence))
+def zone(t: Text, data: Data) -> Iterator[Flag]:
+    zones = frozenset(z for z in ZONES if data.termbase.concept(z) is not None)
+    english = _english(t)
+    if english is None:
+        return
+    found = zone_change(english, t.text, t.lang, _zones(data, english, SOURCE_LANGUAGE, zones),
+                        _zones(data, t.text, t.lang, zones))
+    if found is None:
+        return
+    kind, change = found
+    names = concept_names(data.termbase, change.expected)
+    assert change.span is not None
+    sentence = next(((a, b) for a, b in sentences(t.text) if a <= change.span[0] < b), (0, len(t.text)))
+    if kind == "changed":
+        msg = M_("{label}: the English sentence “{sentence}” names {english}; the text in {lang} names {zone} "
+                 "there instead (“{context}”)", label=label(t), sentence=excerpt(english, change.sentence),
+                 english=names, lang=data.lang(t.lang), zone=concept_name(data.termbase, change.said),
+                 context=excerpt(t.text, sentence))
+    else:
+        msg = M_("{label}: in the English sentence “{sentence}” something comes from {english}; in the text in "
+                 "{lang} it comes from {zone} (“{context}”): the zones are swapped", label=label(t),
+                 sentence=excerpt(english, change.sentence), english=names, lang=data.lang(t.lang),
+                 zone=concept_name(data.termbase, change.said), context=excerpt(t.text, sentence))
+    yield flag(msg, M_("name the zones the English names, in their roles (from which zone, to which): a "
+                              "wrong zone changes what the rule does"), span=change.span)
+
+
+def modality(t: Text, data: Data) -> Iterator[Flag]:
+    english = _english(t)
+    if english is None:
+        return
+    found = modality_change(english, t.text, t.lang)
+    if found is None:
+        return
+    kind, change = found
+    if kind == "obliges":
+        msg = M_("{label}: the text in {lang} obliges (“{context}”) where the English permits (“{sentence}”)",
+                 label=label(t), lang=data.lang(t.lang), context=_at(t.text, change),
+                 sentence=excerpt(english, change.sentence))
+    else:
+        msg = M_("{label}: the text in {lang} permits (“{context}”) where the English obliges (“{sentence}”)",
+                 label=label(t), lang=data.lang(t.lang), context=_at(t.text, change),
+                 sentence=excerpt(english, change.sentence))
+    yield flag(msg, M_("keep what the English permits and what it obliges: 'may' is not 'must'"),
+                   span=change.span)
+
+
+def qualifier(t: Text, data: Data) -> Iterator[Flag]:
+    english = _english(t)
+    if english is None:
+        return
+    for kind, q, change in qualifier_changes(english, t.text, t.lang):
+        if kind == "lost":
+            msg = M_("{label}: the English sentence “{sentence}” says {what} (“{english}”); the text in {lang} "
+                     "says nothing of it (“{context}”)", label=label(t), sentence=excerpt(english, change.sentence),
+                     what=q.label, english=change.said, lang=data.lang(t.lang), context=excerpt(t.text, change.where))
+            fix = M_("say it as the English does: without it the rule does something else")
         else:
-            msg = M_("{label}: in the English sentence “{sentence}” something comes from {english}; in the text in "
-                     "{lang} it comes from {zone} (“{context}”): the zones are swapped", label=_label(t),
-                     sentence=_excerpt(english.text, change.sentence), english=names, lang=ctx.lang(t.lang),
-                     zone=_concept_name(ctx, change.said), context=_excerpt(t.text, sentence))
-        yield Issue.at(t, msg, M_("name the zones the English names, in their roles (from which zone, to which): a "
-                                  "wrong zone changes what the rule does"), span=change.span)
+            msg = M_("{label}: the text in {lang} says {what} (“{context}”), which the English sentence does not "
+                     "say (“{sentence}”)", label=label(t), lang=data.lang(t.lang), what=q.label,
+                     context=_at(t.text, change), sentence=excerpt(english, change.sentence))
+            fix = M_("say what the English says, no more: what the text adds changes the rule")
+        yield flag(msg, fix, span=change.span)
 
 
-def modality(ctx: Context) -> Iterator[Issue]:
-    for t, english in _pairs(ctx):
-        found = modality_change(english.text, t.text, t.lang)
-        if found is None:
-            continue
-        kind, change = found
-        if kind == "obliges":
-            msg = M_("{label}: the text in {lang} obliges (“{context}”) where the English permits (“{sentence}”)",
-                     label=_label(t), lang=ctx.lang(t.lang), context=_at(t.text, change),
-                     sentence=_excerpt(english.text, change.sentence))
-        else:
-            msg = M_("{label}: the text in {lang} permits (“{context}”) where the English obliges (“{sentence}”)",
-                     label=_label(t), lang=ctx.lang(t.lang), context=_at(t.text, change),
-                     sentence=_excerpt(english.text, change.sentence))
-        yield Issue.at(t, msg, M_("keep what the English permits and what it obliges: 'may' is not 'must'"),
-                       span=change.span)
+def opposite(t: Text, data: Data) -> Iterator[Flag]:
+    english = _english(t)
+    if english is None:
+        return
+    found = opposite_change(english, t.text, t.lang)
+    if found is None:
+        return
+    o, side, change = found
+    yield flag(M_("{label}: the English sentence “{sentence}” says {english}; the text in {lang} says {said} "
+                         "there (“{context}”): the opposite", label=label(t),
+                         sentence=excerpt(english, change.sentence), english=o.labels[1 - side],
+                         lang=data.lang(t.lang), said=o.labels[side], context=_at(t.text, change)),
+                   M_("say {english}, as the English does", english=o.labels[1 - side]), span=change.span)
 
 
-def qualifier(ctx: Context) -> Iterator[Issue]:
-    for t, english in _pairs(ctx):
-        for kind, q, change in qualifier_changes(english.text, t.text, t.lang):
-            if kind == "lost":
-                msg = M_("{label}: the English sentence “{sentence}” says {what} (“{english}”); the text in {lang} "
-                         "says nothing of it (“{context}”)", label=_label(t), sentence=_excerpt(english.text, change.sentence),
-                         what=q.label, english=change.said, lang=ctx.lang(t.lang), context=_excerpt(t.text, change.where))
-                fix = M_("say it as the English does: without it the rule does something else")
-            else:
-                msg = M_("{label}: the text in {lang} says {what} (“{context}”), which the English sentence does not "
-                         "say (“{sentence}”)", label=_label(t), lang=ctx.lang(t.lang), what=q.label,
-                         context=_at(t.text, change), sentence=_excerpt(english.text, change.sentence))
-                fix = M_("say what the English says, no more: what the text adds changes the rule")
-            yield Issue.at(t, msg, fix, span=change.span)
-
-
-def opposite(ctx: Context) -> Iterator[Issue]:
-    for t, english in _pairs(ctx):
-        found = opposite_change(english.text, t.text, t.lang)
-        if found is None:
-            continue
-        o, side, change = found
-        yield Issue.at(t, M_("{label}: the English sentence “{sentence}” says {english}; the text in {lang} says {said} "
-                             "there (“{context}”): the opposite", label=_label(t),
-                             sentence=_excerpt(english.text, change.sentence), english=o.labels[1 - side],
-                             lang=ctx.lang(t.lang), said=o.labels[side], context=_at(t.text, change)),
-                       M_("say {english}, as the English does", english=o.labels[1 - side]), span=change.span)
-
-
-def colour(ctx: Context) -> Iterator[Issue]:
-    for t, english in _pairs(ctx):
-        change = colour_change(english.text, t.text, t.lang)
-        if change is None:
-            continue
-        yield Issue.at(t, M_("{label}: the text in {lang} names the colour {said} (“{context}”), which the English sentence "
-                             "does not name; it names {english} (“{sentence}”)", label=_label(t), lang=ctx.lang(t.lang),
-                             said=COLOURS[change.said], context=_at(t.text, change),
-                             english=tuple(COLOURS[c] for c in change.expected),
-                             sentence=_excerpt(english.text, change.sentence)),
-                       M_("name the colours the English names"), span=change.span)
+def colour(t: Text, data: Data) -> Iterator[Flag]:
+    english = _english(t)
+    if english is None:
+        return
+    change = colour_change(english, t.text, t.lang)
+    if change is None:
+        return
+    yield flag(M_("{label}: the text in {lang} names the colour {said} (“{context}”), which the English sentence "
+                         "does not name; it names {english} (“{sentence}”)", label=label(t), lang=data.lang(t.lang),
+                         said=COLOURS[change.said], context=_at(t.text, change),
+                         english=tuple(COLOURS[c] for c in change.expected),
+                         sentence=excerpt(english, change.sentence)),
+                   M_("name the colours the English names"), span=change.span)
 
 
 def sentence_change(english: str, text: str) -> tuple[int, int] | None:
@@ -959,37 +960,38 @@ def sentence_change(english: str, text: str) -> tuple[int, int] | None:
     return (en, tr) if tr < en else None
 
 
-def sentence(ctx: Context) -> Iterator[Issue]:
+def sentence(t: Text, data: Data) -> Iterator[Flag]:
     from .structure import MAX_RATIO, MIN_LENGTH, MIN_RATIO
-    length = "structure.length" in ctx.selected
-    for t, english in _pairs(ctx):
-        found = sentence_change(english.text, t.text)
-        if found is None:
-            continue
-        current = t.english
-        if length and current is not None and len(current.text) >= MIN_LENGTH and \
-                not MIN_RATIO <= len(t.text) / len(current.text) <= MAX_RATIO:
-            continue  # far too short: structure.length's finding, once
-        en_spans = sentences(english.text)
-        yield Issue.at(t, MN_("{label}: the English has {en} sentence, the text in {lang} {tr}: a sentence may be "
-                              "missing (the English ends “{last}”)",
-                              "{label}: the English has {en} sentences, the text in {lang} {tr}: a sentence may be "
-                              "missing (the English ends “{last}”)", "en", label=_label(t), en=found[0], tr=found[1],
-                              lang=ctx.lang(t.lang), last=_excerpt(english.text, en_spans[-1])),
-                       M_("compare it sentence by sentence with the English: translate what is missing"))
+    english = _english(t)
+    if english is None:
+        return
+    found = sentence_change(english, t.text)
+    if found is None:
+        return
+    current = t.english
+    # far too short: structure.length's finding, once
+    short = current is not None and len(current) >= MIN_LENGTH and not MIN_RATIO <= len(t.text) / len(current) <= MAX_RATIO
+    en_spans = sentences(english)
+    yield flag(MN_("{label}: the English has {en} sentence, the text in {lang} {tr}: a sentence may be "
+                   "missing (the English ends “{last}”)",
+                   "{label}: the English has {en} sentences, the text in {lang} {tr}: a sentence may be "
+                   "missing (the English ends “{last}”)", "en", label=label(t), en=found[0], tr=found[1],
+                   lang=data.lang(t.lang), last=excerpt(english, en_spans[-1])),
+               M_("compare it sentence by sentence with the English: translate what is missing"),
+               covered_by="structure.length" if short else "")
 
 
 CHECKS = (
-    Check("meaning.number", "a number said in words that differs from the English", Severity.ERROR, number, cost=3),
-    Check("meaning.bound", "'at least' and 'at most' read the other way, or a bound added or lost", Severity.ERROR, bound, cost=2),
-    Check("meaning.negation", "a sentence that negates where the English does not, or the other way round", Severity.ERROR, negation, cost=3),
-    Check("meaning.player", "a player role (opponent, owner, controller …) the English does not name", Severity.ERROR, player, cost=2, needs=(TERMS,)),
-    Check("meaning.zone", "the zones of a sentence changed or swapped against the English", Severity.ERROR, zone, cost=2),
-    Check("meaning.modality", "'may' read as 'must', or 'must' as 'may'", Severity.ERROR, modality, cost=1),
-    Check("meaning.qualifier", "a qualifier of the English (until end of turn, instead, another, target, only, one or "
-          "more, an opponent) left out, or one added", Severity.ERROR, qualifier, cost=3),
-    Check("meaning.opposite", "one of two opposites said for the other (tapped/untapped, top/bottom, attacking/"
-          "blocking, gain/lose …)", Severity.ERROR, opposite, cost=4),
-    Check("meaning.colour", "a colour the English sentence does not name", Severity.ERROR, colour, cost=2),
-    Check("meaning.sentences", "fewer sentences than the English: one may be missing", Severity.WARNING, sentence, cost=1),
+    TextCheck("meaning.number", "a number said in words that differs from the English", Severity.ERROR, number),
+    TextCheck("meaning.bound", "'at least' and 'at most' read the other way, or a bound added or lost", Severity.ERROR, bound),
+    TextCheck("meaning.negation", "a sentence that negates where the English does not, or the other way round", Severity.ERROR, negation),
+    TextCheck("meaning.player", "a player role (opponent, owner, controller …) the English does not name", Severity.ERROR, player),
+    TextCheck("meaning.zone", "the zones of a sentence changed or swapped against the English", Severity.ERROR, zone),
+    TextCheck("meaning.modality", "'may' read as 'must', or 'must' as 'may'", Severity.ERROR, modality),
+    TextCheck("meaning.qualifier", "a qualifier of the English (until end of turn, instead, another, target, only, one or "
+              "more, an opponent) left out, or one added", Severity.ERROR, qualifier),
+    TextCheck("meaning.opposite", "one of two opposites said for the other (tapped/untapped, top/bottom, attacking/"
+              "blocking, gain/lose …)", Severity.ERROR, opposite),
+    TextCheck("meaning.colour", "a colour the English sentence does not name", Severity.ERROR, colour),
+    TextCheck("meaning.sentences", "fewer sentences than the English: one may be missing", Severity.WARNING, sentence),
 )

@@ -14,8 +14,7 @@ from typing import Iterator
 
 from ..models import M_, Severity
 from ..refs import find_references
-from .base import Check, Context, Issue
-from .staleness import source_english
+from .text import Data, Flag, Text, TextCheck, flag
 
 _TOKEN = re.compile(
     r"(?P<symbol>\{[^{}\s]{1,6}\})"
@@ -43,27 +42,26 @@ def _describe(counter: Counter[str]) -> str:
     return ", ".join(f"{key.split(' ', 1)[1]}" + (f" ×{n}" if n > 1 else "") for key, n in sorted(counter.items()))
 
 
-def mismatch(ctx: Context) -> Iterator[Issue]:
-    for t, _english in ctx.translations():
-        english = source_english(ctx, t)  # the English it was made from (what changed since: staleness)
-        assert english is not None
-        en, tr = tokens(english.text), tokens(t.text)
-        if en == tr:
-            continue
-        lacking, extra = en - tr, tr - en
-        if lacking and extra:
-            what = M_("lacks {lacking} and has {extra} that the English has not", lacking=_describe(lacking),
-                      extra=_describe(extra))
-        elif lacking:
-            what = M_("lacks {lacking}", lacking=_describe(lacking))
-        else:
-            what = M_("has {extra} that the English has not", extra=_describe(extra))
-        yield Issue.at(t, M_("{label}: the text in {lang} {what} (English: {english})", label=t.label,
-                             lang=ctx.lang(t.lang), what=what,
-                             english=_describe(en) or M_("no numbers or symbols")),
-                       M_("keep every number, variable, symbol and +1/+1 value of the English exactly as written"))
+def mismatch(t: Text, data: Data) -> Iterator[Flag]:
+    if not t.is_translation or t.source is None:
+        return
+    en, tr = tokens(t.source), tokens(t.text)  # the English it was made from (what changed since: staleness)
+    if en == tr:
+        return
+    lacking, extra = en - tr, tr - en
+    if lacking and extra:
+        what = M_("lacks {lacking} and has {extra} that the English has not", lacking=_describe(lacking),
+                  extra=_describe(extra))
+    elif lacking:
+        what = M_("lacks {lacking}", lacking=_describe(lacking))
+    else:
+        what = M_("has {extra} that the English has not", extra=_describe(extra))
+    yield flag(M_("{label}: the text in {lang} {what} (English: {english})", label=t.label,
+                         lang=data.lang(t.lang), what=what,
+                         english=_describe(en) or M_("no numbers or symbols")),
+                   M_("keep every number, variable, symbol and +1/+1 value of the English exactly as written"))
 
 
 CHECKS = (
-    Check("numbers.mismatch", "numbers, variables, symbols or +1/+1 values differ from the English", Severity.ERROR, mismatch, cost=4),
+    TextCheck("numbers.mismatch", "numbers, variables, symbols or +1/+1 values differ from the English", Severity.ERROR, mismatch),
 )

@@ -18,8 +18,8 @@ from typing import Iterator
 
 from ..models import M_, KnowledgeBase, Rule, Severity
 from ..refs import SUBRULE_LETTERS, parse_rule_number, sort_key
-from .base import REFS, Check, Context, Issue, Text, quote
-from .staleness import source_english
+from .base import Check, Context, Issue, UnitText, quote
+from .text import Data, Flag, Text, TextCheck, flag
 
 
 def _within(date: str, since: str | None, end: str | None) -> bool:
@@ -60,32 +60,31 @@ def _compact(numbers: tuple[str, ...]) -> str:
     return ", ".join(numbers) if numbers else "none"
 
 
-def mismatch(ctx: Context) -> Iterator[Issue]:
-    for t, _english in ctx.translations():
-        source = source_english(ctx, t)
-        assert source is not None
-        en_refs, tr_refs = ctx.refs(source), ctx.refs(t)
-        en, tr = _numbers(en_refs), _numbers(tr_refs)
-        if en == tr:
-            continue
-        lacking = tuple(n for n in en if n not in tr)
-        extra = tuple(n for n in tr if n not in en)
-        refs = [r.text for r in tr_refs]
-        if lacking and extra:
-            what = M_("it lacks {lacking} and adds {extra}", lacking=_compact(lacking), extra=_compact(extra))
-        elif lacking:
-            what = M_("it lacks {lacking}", lacking=_compact(lacking))
-        else:
-            what = M_("it adds {extra}", extra=_compact(extra))
-        yield Issue.at(t, M_("{label}: the text in {lang} refers to {refs} where the English refers to {english}: {what}",
-                             label=t.label, lang=ctx.lang(t.lang), refs=", ".join(refs) if refs else M_("no rule"),
-                             english=", ".join(r.text for r in en_refs) or M_("no rule"), what=what),
-                       M_("cite the same rules as the English: {numbers}", numbers=_compact(en)) if en
-                       else M_("cite no rule, as the English"),
-                       span=(tr_refs[0].start, tr_refs[-1].end) if tr_refs else None)
+def mismatch(t: Text, data: Data) -> Iterator[Flag]:
+    if not t.is_translation or t.source is None:
+        return
+    en_refs, tr_refs = data.refs(t.source), data.refs(t.text)
+    en, tr = _numbers(en_refs), _numbers(tr_refs)
+    if en == tr:
+        return
+    lacking = tuple(n for n in en if n not in tr)
+    extra = tuple(n for n in tr if n not in en)
+    refs = [r.text for r in tr_refs]
+    if lacking and extra:
+        what = M_("it lacks {lacking} and adds {extra}", lacking=_compact(lacking), extra=_compact(extra))
+    elif lacking:
+        what = M_("it lacks {lacking}", lacking=_compact(lacking))
+    else:
+        what = M_("it adds {extra}", extra=_compact(extra))
+    yield flag(M_("{label}: the text in {lang} refers to {refs} where the English refers to {english}: {what}",
+                         label=t.label, lang=data.lang(t.lang), refs=", ".join(refs) if refs else M_("no rule"),
+                         english=", ".join(r.text for r in en_refs) or M_("no rule"), what=what),
+                   M_("cite the same rules as the English: {numbers}", numbers=_compact(en)) if en
+                   else M_("cite no rule, as the English"),
+                   span=(tr_refs[0].start, tr_refs[-1].end) if tr_refs else None)
 
 
-def _keyword_rules(ctx: Context, t: Text) -> set[str]:
+def _keyword_rules(ctx: Context, t: UnitText) -> set[str]:
     """Ids of the rules whose keyword (per the termbase) the text names: what the text is about."""
     ids = {m.concept_id for m in ctx.terms(t)}
     return {c.rule for c in ctx.termbase.concepts if c.id in ids and c.rule}
@@ -159,11 +158,7 @@ def unknown_subrule(ctx: Context) -> Iterator[Issue]:
 
 
 CHECKS = (
-    Check("references.mismatch", "a translation cites other rules than its English", Severity.ERROR, mismatch, cost=1, needs=(REFS,)),
-    # other-release reads the terms (`_keyword_rules`) only of a text that cites a number of another
-    # release (none of the 27,911 texts of the complete data), not "the terms of every text" (TERMS):
-    # declaring TERMS would join the terms' and the references' bundles, ~960 of ~1,500 ms in one group of
-    # two (test_check_run); such a text's terms are made (or read from `check.memo`) where it runs
-    Check("references.other-release", "a rule cited by its number of another rules release", Severity.WARNING, other_release, cost=49, needs=(REFS,)),
-    Check("references.unknown-subrule", "a cited subrule that the rule of that release does not have", Severity.WARNING, unknown_subrule, cost=48, needs=(REFS,)),
+    TextCheck("references.mismatch", "a translation cites other rules than its English", Severity.ERROR, mismatch),
+    Check("references.other-release", "a rule cited by its number of another rules release", Severity.WARNING, other_release),
+    Check("references.unknown-subrule", "a cited subrule that the rule of that release does not have", Severity.WARNING, unknown_subrule),
 )

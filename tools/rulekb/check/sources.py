@@ -23,14 +23,14 @@ from typing import Iterator
 import cydifflib
 
 from ..models import M_, SOURCE_LANGUAGE, Percent, Severity, Status, normalise
-from .base import Check, Context, Issue, Text
+from .base import Check, Context, Issue, UnitText
 from .staleness import changes
 
 SAME = 0.995  # variants this similar (after normalising typography) do not disagree
 
 
-def _variants(ctx: Context, langs) -> Iterator[tuple[Text, Text, float]]:
-    by_unit: dict[tuple[str, str], list[Text]] = {}
+def _variants(ctx: Context, langs) -> Iterator[tuple[UnitText, UnitText, float]]:
+    by_unit: dict[tuple[str, str], list[UnitText]] = {}
     for t in ctx.texts(langs, variants=True):
         by_unit.setdefault((t.unit.id, t.lang), []).append(t)
     for texts in by_unit.values():
@@ -45,7 +45,7 @@ def _variants(ctx: Context, langs) -> Iterator[tuple[Text, Text, float]]:
                 yield canonical, other, ratio
 
 
-def _describe(t: Text) -> str:
+def _describe(t: UnitText) -> str:
     return f"{t.variant.source}, {t.variant.pos.file}:{t.variant.pos.line}"
 
 
@@ -68,7 +68,7 @@ def _kind(ctx: Context, source: str) -> str:
     return found.kind if found is not None else ""
 
 
-def _printed_twice(ctx: Context, a: Text, b: Text) -> bool:
+def _printed_twice(ctx: Context, a: UnitText, b: UnitText) -> bool:
     """Whether two English texts that share a release are both that release's official print."""
     return (a.variant.status is Status.OFFICIAL and b.variant.status is Status.OFFICIAL
             and _kind(ctx, a.variant.source) == _kind(ctx, b.variant.source))
@@ -80,18 +80,18 @@ def english_variant(ctx: Context) -> Iterator[Issue]:
         if len(variants) < 2 or ctx.is_history(unit):
             continue
         rule, ruling = ctx.owner(unit)
-        texts = [Text(unit, SOURCE_LANGUAGE, i, v, rule, ruling, v.releases[-1] if v.releases else None)
+        texts = [UnitText(unit, SOURCE_LANGUAGE, i, v, rule, ruling, v.releases[-1] if v.releases else None)
                  for i, v in enumerate(variants)]
         released = [t for t in texts if t.variant.releases]
         normal: dict[int, str] = {}   # normalised when compared (a rule's versions seldom share a release)
 
-        def normalised(t: Text) -> str:
+        def normalised(t: UnitText) -> str:
             found = normal.get(t.index)
             if found is None:
                 found = normal[t.index] = normalise(t.text)
             return found
         # two texts of one release: the pairs that share one (the texts of each release, not every pair)
-        in_release: dict[str, list[Text]] = {}
+        in_release: dict[str, list[UnitText]] = {}
         for t in released:
             for release in t.variant.releases:
                 in_release.setdefault(release, []).append(t)
@@ -137,7 +137,7 @@ def english_variant(ctx: Context) -> Iterator[Issue]:
 
 
 CHECKS = (
-    Check("sources.disagree", "two texts of one unit in one language disagree", Severity.WARNING, disagree, cost=1),
+    Check("sources.disagree", "two texts of one unit in one language disagree", Severity.WARNING, disagree),
     Check("sources.english-variant", "English texts of one release, or a copy of the official text, that differ",
-          Severity.WARNING, english_variant, cost=73, by_file=True),
+          Severity.WARNING, english_variant),
 )

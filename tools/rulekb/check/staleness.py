@@ -17,7 +17,7 @@ from typing import Iterator
 import cydifflib
 
 from ..models import M_, SOURCE_LANGUAGE, Message, Severity, Unit, Variant, english_hash, normalise
-from .base import Check, Context, Issue, Text
+from .base import Check, Context, Issue, UnitText
 
 
 def is_stale(unit: Unit, variant: Variant) -> bool:
@@ -45,7 +45,7 @@ def _edits(old: str, new: str) -> tuple[list[tuple[str, str, str, str]], int, in
     return out, len(a), changed
 
 
-def source_english(ctx: Context, t: Text) -> Text | None:
+def source_english(ctx: Context, t: UnitText) -> UnitText | None:
     """The English a translation was made from: the older English it records when it is stale and
     the knowledge base keeps that one, else today's. What a translation says is compared with it
     (its references, numbers, zones, negations): what changed since is the stale finding's, once."""
@@ -54,7 +54,7 @@ def source_english(ctx: Context, t: Text) -> Text | None:
         old = old_english(t.unit, t.variant.translated_from)
         if old is not None:
             index = t.unit.variants[SOURCE_LANGUAGE].index(old)   # its place: the per-text caches key on it
-            return Text(t.unit, SOURCE_LANGUAGE, index, old, t.rule, t.ruling, t.release)
+            return UnitText(t.unit, SOURCE_LANGUAGE, index, old, t.rule, t.ruling, t.release)
     return english
 
 
@@ -153,6 +153,6 @@ def untracked(ctx: Context) -> Iterator[Issue]:
 
 CHECKS = (
     Check("staleness.stale", "a translation was made from an English that has changed since (graded by the change)",
-          Severity.ERROR, stale, cost=4),
-    Check("staleness.untracked", "a translation does not record the English it was made from", Severity.WARNING, untracked, cost=2),
+          Severity.ERROR, stale),
+    Check("staleness.untracked", "a translation does not record the English it was made from", Severity.WARNING, untracked),
 )

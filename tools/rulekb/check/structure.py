@@ -14,7 +14,7 @@ from typing import Iterator
 
 from ..models import M_, MN_, SOURCE_LANGUAGE, Number, Severity
 from .base import Check, Context, Issue, quote
-from .staleness import source_english
+from .text import Data, Flag, Text, TextCheck, flag
 
 # A translation's length in characters, relative to the English. German and French run
 # longer than English; outside these bounds a sentence was most likely added or dropped.
@@ -73,82 +73,85 @@ def _after_ne(text: str, pos: int) -> bool:
     return bool(re.search(r"(?:\bne\b|\bn['’])[^.;:!?]*$", before))
 
 
-def negation(ctx: Context) -> Iterator[Issue]:
-    for t, _english in ctx.translations():
-        english = source_english(ctx, t)
-        assert english is not None
-        en, tr = negations(english.text, SOURCE_LANGUAGE), negations(t.text, t.lang)
-        if tr < 0 or en == 0 or tr > 0:
-            continue
-        m = next(m for m in _NEG_WORD.finditer(english.text)
-                 if m.group().casefold().endswith(("n't", "n’t")) or m.group().casefold() in NEGATIONS[SOURCE_LANGUAGE])
-        yield Issue.at(t, M_("{label}: the English says “{english}”, a negation; the text in {lang} has none: "
-                             "it may say the opposite", label=t.label, lang=ctx.lang(t.lang),
-                             english=quote(english.text, m.start(), m.end())),
-                       M_("compare it with the English and write the negation (it is a change of meaning)"))
+def negation(t: Text, data: Data) -> Iterator[Flag]:
+    if not t.is_translation or t.source is None:
+        return
+    en, tr = negations(t.source, SOURCE_LANGUAGE), negations(t.text, t.lang)
+    if tr < 0 or en == 0 or tr > 0:
+        return
+    m = next(m for m in _NEG_WORD.finditer(t.source)
+             if m.group().casefold().endswith(("n't", "n’t")) or m.group().casefold() in NEGATIONS[SOURCE_LANGUAGE])
+    yield flag(M_("{label}: the English says “{english}”, a negation; the text in {lang} has none: "
+                         "it may say the opposite", label=t.label, lang=data.lang(t.lang),
+                         english=quote(t.source, m.start(), m.end())),
+                   M_("compare it with the English and write the negation (it is a change of meaning)"))
 
 
 def _quoted(text: str) -> int:
     return len(_QUOTE_CHARS.findall(text)) // 2
 
 
-def quotations(ctx: Context) -> Iterator[Issue]:
-    for t, english in ctx.translations():
-        n_en, n_tr = _quoted(english.text), _quoted(t.text)
-        if n_en != n_tr:
-            yield Issue.at(t, MN_("{label}: the English has {en} quoted passage, the text in {lang} {tr}",
-                                  "{label}: the English has {en} quoted passages, the text in {lang} {tr}", "en",
-                                  label=t.label, en=n_en, tr=n_tr, lang=ctx.lang(t.lang)),
-                           M_("quote what the English quotes (ability texts, keywords), no more and no less"))
+def quotations(t: Text, data: Data) -> Iterator[Flag]:
+    if not t.is_translation or t.english is None:
+        return
+    n_en, n_tr = _quoted(t.english), _quoted(t.text)
+    if n_en != n_tr:
+        yield flag(MN_("{label}: the English has {en} quoted passage, the text in {lang} {tr}",
+                              "{label}: the English has {en} quoted passages, the text in {lang} {tr}", "en",
+                              label=t.label, en=n_en, tr=n_tr, lang=data.lang(t.lang)),
+                       M_("quote what the English quotes (ability texts, keywords), no more and no less"))
 
 
-def parentheses(ctx: Context) -> Iterator[Issue]:
-    for t, english in ctx.translations():
-        en, tr = _PAREN.findall(english.text), _PAREN.findall(t.text)
-        if len(en) == len(tr):
-            continue
-        if len(tr) > len(en):
-            yield Issue.at(t, MN_("{label}: the text in {lang} has {tr} parenthesised passage, the English {en}; "
-                                  "e.g. “({extra})” is not in the English",
-                                  "{label}: the text in {lang} has {tr} parenthesised passages, the English {en}; "
-                                  "e.g. “({extra})” is not in the English", "tr", label=t.label, lang=ctx.lang(t.lang),
-                                 tr=len(tr), en=len(en), extra=tr[-1]),
-                           M_("compare it with the English: say what the English says, no more"))
-        else:
-            yield Issue.at(t, MN_("{label}: the text in {lang} has {tr} parenthesised passage, the English {en}: "
-                                  "“({missing})” seems untranslated",
-                                  "{label}: the text in {lang} has {tr} parenthesised passages, the English {en}: "
-                                  "“({missing})” seems untranslated", "tr", label=t.label, lang=ctx.lang(t.lang),
-                                 tr=len(tr), en=len(en), missing=en[-1]),
-                           M_("translate the English parenthesis too"))
+def parentheses(t: Text, data: Data) -> Iterator[Flag]:
+    if not t.is_translation or t.english is None:
+        return
+    en, tr = _PAREN.findall(t.english), _PAREN.findall(t.text)
+    if len(en) == len(tr):
+        return
+    if len(tr) > len(en):
+        yield flag(MN_("{label}: the text in {lang} has {tr} parenthesised passage, the English {en}; "
+                              "e.g. “({extra})” is not in the English",
+                              "{label}: the text in {lang} has {tr} parenthesised passages, the English {en}; "
+                              "e.g. “({extra})” is not in the English", "tr", label=t.label, lang=data.lang(t.lang),
+                             tr=len(tr), en=len(en), extra=tr[-1]),
+                       M_("compare it with the English: say what the English says, no more"))
+    else:
+        yield flag(MN_("{label}: the text in {lang} has {tr} parenthesised passage, the English {en}: "
+                              "“({missing})” seems untranslated",
+                              "{label}: the text in {lang} has {tr} parenthesised passages, the English {en}: "
+                              "“({missing})” seems untranslated", "tr", label=t.label, lang=data.lang(t.lang),
+                             tr=len(tr), en=len(en), missing=en[-1]),
+                       M_("translate the English parenthesis too"))
 
 
-def length(ctx: Context) -> Iterator[Issue]:
-    for t, english in ctx.translations():
-        if len(english.text) < MIN_LENGTH:
-            continue
-        ratio = len(t.text) / len(english.text)
-        if MIN_RATIO <= ratio <= MAX_RATIO:
-            continue
-        if ratio > 1:
-            msg = M_("{label}: the text in {lang} is {ratio} times as long as the English ({tr} vs {en} characters), "
-                     "much longer than a translation usually is; English: “{english}”", label=t.label,
-                     lang=ctx.lang(t.lang), ratio=Number(ratio, 1), tr=Number(len(t.text)), en=Number(len(english.text)),
-                     english=english.text)
-            fix = M_("compare it sentence by sentence with the English: say what the English says, no more")
-        else:
-            msg = M_("{label}: the text in {lang} is {ratio} times as long as the English ({tr} vs {en} characters), "
-                     "much shorter than a translation usually is; English: “{english}”", label=t.label,
-                     lang=ctx.lang(t.lang), ratio=Number(ratio, 1), tr=Number(len(t.text)), en=Number(len(english.text)),
-                     english=english.text)
-            fix = M_("compare it sentence by sentence with the English: translate what is missing")
-        yield Issue.at(t, msg, fix)
+def length(t: Text, data: Data) -> Iterator[Flag]:
+    if not t.is_translation or t.english is None:
+        return
+    english = t.english
+    if len(english) < MIN_LENGTH:
+        return
+    ratio = len(t.text) / len(english)
+    if MIN_RATIO <= ratio <= MAX_RATIO:
+        return
+    if ratio > 1:
+        msg = M_("{label}: the text in {lang} is {ratio} times as long as the English ({tr} vs {en} characters), "
+                 "much longer than a translation usually is; English: “{english}”", label=t.label,
+                 lang=data.lang(t.lang), ratio=Number(ratio, 1), tr=Number(len(t.text)), en=Number(len(english)),
+                 english=english)
+        fix = M_("compare it sentence by sentence with the English: say what the English says, no more")
+    else:
+        msg = M_("{label}: the text in {lang} is {ratio} times as long as the English ({tr} vs {en} characters), "
+                 "much shorter than a translation usually is; English: “{english}”", label=t.label,
+                 lang=data.lang(t.lang), ratio=Number(ratio, 1), tr=Number(len(t.text)), en=Number(len(english)),
+                 english=english)
+        fix = M_("compare it sentence by sentence with the English: translate what is missing")
+    yield flag(msg, fix)
 
 
 CHECKS = (
-    Check("structure.extra-unit", "a text exists in a language but not in English", Severity.WARNING, extra_unit, cost=32),
-    Check("structure.negation", "the English has a negation the translation lacks", Severity.ERROR, negation, cost=2),
-    Check("structure.quotations", "a different number of quoted passages than the English", Severity.WARNING, quotations, cost=1),
-    Check("structure.parentheses", "a different number of parenthesised passages than the English", Severity.WARNING, parentheses, cost=1),
-    Check("structure.length", "a translation far longer or shorter than the English", Severity.WARNING, length, cost=1),
+    Check("structure.extra-unit", "a text exists in a language but not in English", Severity.WARNING, extra_unit),
+    TextCheck("structure.negation", "the English has a negation the translation lacks", Severity.ERROR, negation),
+    TextCheck("structure.quotations", "a different number of quoted passages than the English", Severity.WARNING, quotations),
+    TextCheck("structure.parentheses", "a different number of parenthesised passages than the English", Severity.WARNING, parentheses),
+    TextCheck("structure.length", "a translation far longer or shorter than the English", Severity.WARNING, length),
 )

@@ -31,13 +31,15 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Iterable, Iterator
+from typing import Iterator
 
-from ..models import M_, SOURCE_LANGUAGE, InLanguages, Message, Named, Quoted, QuotedEach, Severity, UnitKind
+from ..models import M_, SOURCE_LANGUAGE, InLanguages, Message, Severity, UnitKind
 from ..phraseology import RARE_SHARE
-from ..termbase import Term, TermMatch
-from .base import TERMS, VERDICTS, Check, Context, Issue, Text, quote
-from .staleness import source_english
+from ..termbase import Term, Termbase, TermMatch
+from .base import Check, Context, Issue, UnitText, quote
+from .compare import ZONES, concept_name, concept_named, concept_names
+from .language import foreign_spans
+from .text import Data, Flag, Text, TextCheck, flag
 
 
 @dataclass(frozen=True)
@@ -73,68 +75,40 @@ def _group(matches: tuple[TermMatch, ...]) -> dict[tuple[str, str], list[TermMat
     return out
 
 
-def _english_term(ctx: Context, concept_id: str) -> str:
-    pref = ctx.termbase.preferred(concept_id, SOURCE_LANGUAGE)
-    return pref.text if pref else concept_id
-
-
-def _concept_name(ctx: Context, concept_id: str) -> Quoted:
-    """The concept's English term, quoted as the reader quotes: for a message about what the English text says."""
-    return Quoted(_english_term(ctx, concept_id))
-
-
-def _concept_names(ctx: Context, concept_ids: Iterable[str]) -> QuotedEach:
-    """Several concepts' English terms, each quoted as the reader quotes."""
-    return QuotedEach(tuple(_english_term(ctx, concept_id) for concept_id in concept_ids))
-
-
-def _concept(ctx: Context, concept_id: str) -> Named:
-    """The concept named in the reader's language: its preferred term there ('wirken', 'lancer'),
-    the English one for an English reader or where the termbase has none."""
-    pref = ctx.termbase.preferred(concept_id, SOURCE_LANGUAGE)
-    concept = ctx.termbase.concept(concept_id)
-    terms = []
-    for lang in sorted(concept.terms if concept is not None else ()):
-        term = ctx.termbase.preferred(concept_id, lang)
-        if lang != SOURCE_LANGUAGE and term is not None:
-            terms.append((lang, term.text))
-    return Named(pref.text if pref else concept_id, tuple(terms))
-
-
 # ------------------------------------------------------------------ missing term
 
 
-def missing_term(ctx: Context) -> Iterator[Issue]:
-    for t, _english in ctx.translations():
-        # the English the text was made from: a term the English has gained since ('card' -> 'spell') is
-        # the stale finding's, once
-        en_text = source_english(ctx, t)
-        assert en_text is not None
-        en_matches = ctx.terms(en_text)
-        have = {m.concept_id for m in ctx.terms(t)}
-        # a concept left in English is terminology.untranslated's finding, not a missing term
-        have |= {m.concept_id for m in ctx.termbase.find_terms(t.text, SOURCE_LANGUAGE)}
-        # a concept rendered by a discouraged term ("Manakosten spielen" for "pay its mana cost") is
-        # that term's finding, with the fix the context asks for: one defect, one finding
-        have |= {reading.concept for reading in readings(ctx, t).values()}
-        seen: set[str] = set()
-        for m in en_matches:
-            concept = ctx.termbase.concept(m.concept_id)
-            if concept is None or m.concept_id in have or m.concept_id in seen or not concept.required:
-                continue
-            targets = concept.terms.get(t.lang, ())
-            if not targets:
-                continue
-            seen.add(m.concept_id)
-            expected = ctx.termbase.preferred(concept.id, t.lang) or targets[0]
-            forms = ", ".join(f"'{f}'" for f in expected.forms[:4])
-            said = en_text.text[m.start:m.end]
-            yield Issue.at(t, M_("{label}: the English says '{said}' (“{context}”) but the text in {lang} has no term "
-                                 "for it: expected {term} ({forms} …)", label=t.label, said=said,
-                                 context=quote(en_text.text, m.start, m.end), lang=ctx.lang(t.lang),
-                                 term=_term_label(expected), forms=forms),
-                           M_("translate '{said}' as {term} (termbase: {source})", said=said,
-                              term=_term_label(expected), source=expected.source))
+def missing_term(t: Text, data: Data) -> Iterator[Flag]:
+    # the English the text was made from: a term the English has gained since ('card' -> 'spell') is
+    # the stale finding's, once
+    en_text = t.source
+    if not t.is_translation or en_text is None:
+        return
+    en_matches = data.terms(en_text, SOURCE_LANGUAGE)
+    have = {m.concept_id for m in data.terms(t.text, t.lang)}
+    # a concept left in English is terminology.untranslated's finding, not a missing term
+    have |= {m.concept_id for m in data.terms(t.text, SOURCE_LANGUAGE)}
+    # a concept rendered by a discouraged term ("Manakosten spielen" for "pay its mana cost") is
+    # that term's finding, with the fix the context asks for: one defect, one finding
+    have |= {reading.concept for reading in readings(t, data).values()}
+    seen: set[str] = set()
+    for m in en_matches:
+        concept = data.termbase.concept(m.concept_id)
+        if concept is None or m.concept_id in have or m.concept_id in seen or not concept.required:
+            continue
+        targets = concept.terms.get(t.lang, ())
+        if not targets:
+            continue
+        seen.add(m.concept_id)
+        expected = data.termbase.preferred(concept.id, t.lang) or targets[0]
+        forms = ", ".join(f"'{f}'" for f in expected.forms[:4])
+        said = en_text[m.start:m.end]
+        yield flag(M_("{label}: the English says '{said}' (“{context}”) but the text in {lang} has no term "
+                             "for it: expected {term} ({forms} …)", label=t.label, said=said,
+                             context=quote(en_text, m.start, m.end), lang=data.lang(t.lang),
+                             term=_term_label(expected), forms=forms),
+                       M_("translate '{said}' as {term} (termbase: {source})", said=said,
+                          term=_term_label(expected), source=expected.source))
 
 
 # ------------------------------------------------------------------ what a term renders, in context
@@ -169,22 +143,22 @@ def _nearest(matches, text: str, pos: tuple[int, int], accept) -> TermMatch | No
     return best
 
 
-def readings(ctx: Context, t: Text) -> dict[tuple[int, int], Reading]:
+def readings(t: Text, data: Data) -> dict[tuple[int, int], Reading]:
     """For each discouraged action term of a translation (by its span), what it renders here: a
     verb is read by its object (the nearest term of the clause), and the English verb of that
     object says what it means ("ihre Manakosten spielen": the English "pay its mana cost", so
-    'spielen' renders 'pay' here, not 'cast')."""
-    key = ("readings", t.unit.id, t.lang, str(t.index))
-    found = ctx.cache.get(key)
-    if found is not None:
-        return found  # type: ignore[return-value]
+    'spielen' renders 'pay' here, not 'cast'). Made once per run and text."""
+    english = t.source if t.lang != SOURCE_LANGUAGE else None
+    return data.derived("readings", (t.lang, t.text, english), lambda: _readings(t, data, english))
+
+
+def _readings(t: Text, data: Data, english: str | None) -> dict[tuple[int, int], Reading]:
     out: dict[tuple[int, int], Reading] = {}
-    english = source_english(ctx, t) if t.lang != SOURCE_LANGUAGE else None
-    matches = ctx.terms(t)
+    matches = data.terms(t.text, t.lang)
     if english is not None and any(m.term.discouraged for m in matches):
-        en_matches = ctx.terms(english)
+        en_matches = data.terms(english, SOURCE_LANGUAGE)
         en_concepts = {m.concept_id for m in en_matches}
-        kinds = {c.id: c.kind for c in ctx.termbase.concepts}
+        kinds = {c.id: c.kind for c in data.termbase.concepts}
         for m in matches:
             if not m.term.discouraged:
                 continue
@@ -193,15 +167,14 @@ def readings(ctx: Context, t: Text) -> dict[tuple[int, int], Reading]:
                 obj = _nearest(matches, t.text, (m.start, m.end),
                                lambda x: kinds.get(x.concept_id) == "term" and x.concept_id not in ZONES)
                 en_obj = next((x for x in en_matches if obj is not None and x.concept_id == obj.concept_id), None)
-                verb = None if en_obj is None else _nearest(en_matches, english.text, (en_obj.start, en_obj.end),
+                verb = None if en_obj is None else _nearest(en_matches, english, (en_obj.start, en_obj.end),
                                                              lambda x: kinds.get(x.concept_id) == "action")
                 if verb is not None:
                     lo, hi = min(verb.start, en_obj.start), max(verb.end, en_obj.end)  # type: ignore[union-attr]
-                    reading = Reading(verb.concept_id, english.text[lo:hi], True)
+                    reading = Reading(verb.concept_id, english[lo:hi], True)
             if reading is None:
                 reading = Reading(m.concept_id, "", m.concept_id in en_concepts)
             out[(m.start, m.end)] = reading
-    ctx.cache[key] = out
     return out
 
 
@@ -263,10 +236,10 @@ def _form_in_context(text: str, start: int, end: int, term: Term) -> str | None:
     return best
 
 
-def _replacement(ctx: Context, concept_id: str, lang: str, text: str | None) -> Term | None:
+def _replacement(termbase: Termbase, concept_id: str, lang: str, text: str | None) -> Term | None:
     """The term of the concept that a discouraged term's `replacement` names (None: the replacement
     is a phrase of its own, 'Zurückverfolgen-Fähigkeit', written as the termbase gives it)."""
-    concept = ctx.termbase.concept(concept_id)
+    concept = termbase.concept(concept_id)
     if concept is None or text is None:
         return None
     return next((x for x in concept.terms.get(lang, ()) if x.text == text), None)
@@ -287,44 +260,33 @@ def _still_current(release: str | None, retired: str | None) -> bool:
     return release[: len(when)] <= when if len(when) < 10 else release < when
 
 
-def _discouraged_uses(ctx: Context) -> list[tuple[Text, dict[tuple[str, str], list[TermMatch]]]]:
-    """The texts that use a deprecated or forbidden term, with their matches grouped by term
-    (computed once for the four checks that read them)."""
-    key = ("terminology", "discouraged")
-    found = ctx.cache.get(key)
-    if found is None:
-        found = []
-        for t in ctx.texts():
-            matches = ctx.terms(t)
-            if any(m.term.discouraged for m in matches):
-                found.append((t, _group(matches)))
-        ctx.cache[key] = found
-    return found  # type: ignore[return-value]
+def _discouraged(t: Text, data: Data, status: str, old_wording: bool) -> Iterator[Flag]:
+    if t.index:
+        return
+    if t.lang == SOURCE_LANGUAGE and t.in_release:
+        return  # the English of a rules release is that release's official wording, by definition
+    matches = data.terms(t.text, t.lang)
+    if not any(m.term.discouraged for m in matches):
+        return
+    reads = readings(t, data)
+    for (concept_id, _), matches in _group(matches).items():
+        term = matches[0].term
+        if term.status != status:
+            continue
+        current = t.lang == SOURCE_LANGUAGE and _still_current(t.release, term.retired)
+        if current != old_wording:
+            continue
+        # the uses of the term that mean the same here are one finding, with their fix
+        by_reading: dict[tuple[str, bool] | None, list[tuple[TermMatch, Reading | None]]] = defaultdict(list)
+        for m in matches:
+            reading = reads.get((m.start, m.end))
+            by_reading[(reading.concept, reading.sure) if reading else None].append((m, reading))
+        for uses in by_reading.values():
+            yield _discouraged_flag(t, data, concept_id, term, [m for m, _r in uses], uses[0][1], old_wording)
 
 
-def _discouraged(ctx: Context, status: str, old_wording: bool) -> Iterator[Issue]:
-    for t, groups in _discouraged_uses(ctx):
-        if t.lang == SOURCE_LANGUAGE and t.variant.releases:
-            continue  # the English of a rules release is that release's official wording, by definition
-        reads = readings(ctx, t)
-        for (concept_id, _), matches in groups.items():
-            term = matches[0].term
-            if term.status != status:
-                continue
-            current = t.lang == SOURCE_LANGUAGE and _still_current(t.release, term.retired)
-            if current != old_wording:
-                continue
-            # the uses of the term that mean the same here are one finding, with their fix
-            by_reading: dict[tuple[str, bool] | None, list[tuple[TermMatch, Reading | None]]] = defaultdict(list)
-            for m in matches:
-                reading = reads.get((m.start, m.end))
-                by_reading[(reading.concept, reading.sure) if reading else None].append((m, reading))
-            for uses in by_reading.values():
-                yield _discouraged_issue(ctx, t, concept_id, term, [m for m, _r in uses], uses[0][1], old_wording)
-
-
-def _discouraged_issue(ctx: Context, t: Text, concept_id: str, term: Term, uses: list[TermMatch],
-                       reading: Reading | None, old_wording: bool) -> Issue:
+def _discouraged_flag(t: Text, data: Data, concept_id: str, term: Term, uses: list[TermMatch],
+                      reading: Reading | None, old_wording: bool) -> Flag:
     first = uses[0]
     found = t.text[first.start:first.end]
     times = M_(" ({n} times)", n=len(uses)) if len(uses) > 1 else ""
@@ -333,7 +295,7 @@ def _discouraged_issue(ctx: Context, t: Text, concept_id: str, term: Term, uses:
     span = (first.start, first.end)
     spans = tuple((m.start, m.end) for m in uses) if len(uses) > 1 else ()   # what "(4 times)" counts
     if old_wording:
-        return Issue.at(t, M_("{label} uses '{found}'{times} (“{context}”), the wording of the {release} rules; today's "
+        return flag(M_("{label} uses '{found}'{times} (“{context}”), the wording of the {release} rules; today's "
                               "rules say '{replacement}'{retired}", label=t.label, found=found, times=times,
                               context=context, release=t.release, replacement=term.replacement, retired=retired),
                         M_("nothing to change while the text is that of the {release} release; a newer release's "
@@ -342,102 +304,99 @@ def _discouraged_issue(ctx: Context, t: Text, concept_id: str, term: Term, uses:
     if term.status == "deprecated":
         message: Message = M_("{label} uses '{found}'{times} (“{context}”), a deprecated term in {lang} for "
                               "{concept}{retired}", label=t.label, found=found, times=times, context=context,
-                              lang=ctx.lang(t.lang), concept=_concept(ctx, concept_id), retired=retired)
+                              lang=data.lang(t.lang), concept=concept_named(data.termbase, concept_id), retired=retired)
     else:
         message = M_("{label} uses '{found}'{times} (“{context}”), a forbidden term in {lang} for {concept}{retired}",
-                     label=t.label, found=found, times=times, context=context, lang=ctx.lang(t.lang),
-                     concept=_concept(ctx, concept_id), retired=retired)
+                     label=t.label, found=found, times=times, context=context, lang=data.lang(t.lang),
+                     concept=concept_named(data.termbase, concept_id), retired=retired)
     if term.note:
         message = M_("{message} — {note}", message=message, note=InLanguages(term.note, term.note_translated))
     if reading is not None and reading.concept != concept_id:
         # the English says another thing here: the fix is that concept's term ("bezahlen", not "wirken")
-        target = ctx.termbase.preferred(reading.concept, t.lang)
+        target = data.termbase.preferred(reading.concept, t.lang)
         message = M_("{message}; here it renders {meant} (English: “{evidence}”)", message=message,
-                     meant=_concept(ctx, reading.concept), evidence=reading.evidence)
+                     meant=concept_named(data.termbase, reading.concept), evidence=reading.evidence)
         if target is not None:
             suggestion: Message = M_("write '{word}' here: the English says {meant} (termbase: {source})",
-                                     word=inflected(found, term, target), meant=_concept_name(ctx, reading.concept),
+                                     word=inflected(found, term, target), meant=concept_name(data.termbase, reading.concept),
                                      source=target.source)
         else:
-            suggestion = M_("reword it after the English, which says {meant} here", meant=_concept_name(ctx, reading.concept))
+            suggestion = M_("reword it after the English, which says {meant} here", meant=concept_name(data.termbase, reading.concept))
     elif reading is not None and not reading.sure:
-        english = ctx.english_text(t)
+        english = t.english
         message = M_("{message}; the English does not speak of {concept} here (“{english}”)", message=message,
-                     concept=_concept_name(ctx, concept_id), english=quote(english.text, 0, 80, 0) if english else "")
+                     concept=concept_name(data.termbase, concept_id), english=quote(english, 0, 80, 0) if english else "")
         suggestion = M_("reword it after the English: what does the English say here? (the termbase's term for "
-                        "{concept} would not fit)", concept=_concept(ctx, concept_id))
+                        "{concept} would not fit)", concept=concept_named(data.termbase, concept_id))
     else:
-        target = _replacement(ctx, concept_id, t.lang, term.replacement)
+        target = _replacement(data.termbase, concept_id, t.lang, term.replacement)
         word = inflected(found, term, target) if target is not None else (term.replacement or "")
-        concept = ctx.termbase.concept(concept_id)
+        concept = data.termbase.concept(concept_id)
         holder = next((x for x in concept.terms.get(t.lang, ()) if term.replacement in x.forms), None) \
             if target is None and concept is not None and term.replacement else None
         if holder is not None:   # the replacement is one form of a term: the form that fits here
             word = _ending_like(found, word, holder)
         if target is None and not word:
-            preferred = ctx.termbase.preferred(concept_id, t.lang)
+            preferred = data.termbase.preferred(concept_id, t.lang)
             word = inflected(found, term, preferred) if preferred is not None else found
         suggestion = M_("write '{word}' instead (termbase: {source})", word=word, source=term.source)
-    return Issue.at(t, message, suggestion, span=span, spans=spans)
+    return flag(message, suggestion, span=span, spans=spans)
 
 
-def deprecated(ctx: Context) -> Iterator[Issue]:
-    return _discouraged(ctx, "deprecated", old_wording=False)
+def deprecated(t: Text, data: Data) -> Iterator[Flag]:
+    return _discouraged(t, data, "deprecated", old_wording=False)
 
 
-def forbidden(ctx: Context) -> Iterator[Issue]:
-    return _discouraged(ctx, "forbidden", old_wording=False)
+def forbidden(t: Text, data: Data) -> Iterator[Flag]:
+    return _discouraged(t, data, "forbidden", old_wording=False)
 
 
-def old_wording(ctx: Context) -> Iterator[Issue]:
-    yield from _discouraged(ctx, "deprecated", old_wording=True)
-    yield from _discouraged(ctx, "forbidden", old_wording=True)
+def old_wording(t: Text, data: Data) -> Iterator[Flag]:
+    yield from _discouraged(t, data, "deprecated", old_wording=True)
+    yield from _discouraged(t, data, "forbidden", old_wording=True)
 
 
 # ------------------------------------------------------------------ untranslated keyword
 
 
-def untranslated(ctx: Context) -> Iterator[Issue]:
+def _own_forms(data: Data, lang: str) -> frozenset[str]:
+    return data.derived("own-forms", lang, lambda: frozenset(
+        f.casefold() for c in data.termbase.concepts for term in c.terms.get(lang, ()) for f in term.forms))
+
+
+def untranslated(t: Text, data: Data) -> Iterator[Flag]:
     """A term of another language in a translation: an English keyword, action or game term
     left untranslated ('graveyard' in a French text), or e.g. a German one in a French text.
-    Words that are also a term of the text's own language ('explore', 'Land') do not count."""
-    foreign = _foreign_sentences(ctx)
-    own_forms = {lang: {f.casefold() for c in ctx.termbase.concepts for term in c.terms.get(lang, ()) for f in term.forms}
-                 for lang in ctx.languages}
-    for t in ctx.texts(ctx.targets):
-        seen: set[tuple[str, str]] = set()
-        others = [SOURCE_LANGUAGE] + [lang for lang in ctx.targets]
-        for other in others:
-            if other == t.lang:
-                continue
-            for m in ctx.termbase.find_terms(t.text, other):
-                concept = ctx.termbase.concept(m.concept_id)
-                found = t.text[m.start:m.end]
-                if concept is None or found.casefold() in own_forms[t.lang]:
-                    continue
-                if (m.concept_id, other) in seen or any(s <= m.start < e for s, e in foreign(t)):
-                    continue  # reported once; or inside a sentence the language check reports
+    Words that are also a term of the text's own language ('explore', 'Land') do not count; one
+    inside a sentence in another language is the language check's finding (`covered_by`)."""
+    if t.index or t.lang == SOURCE_LANGUAGE:
+        return
+    own_forms = _own_forms(data, t.lang)
+    foreign = foreign_spans(t, data)
+    seen: set[tuple[str, str]] = set()
+    for other in (SOURCE_LANGUAGE, *data.targets):
+        if other == t.lang:
+            continue
+        for m in data.terms(t.text, other):
+            concept = data.termbase.concept(m.concept_id)
+            found = t.text[m.start:m.end]
+            if concept is None or found.casefold() in own_forms or (m.concept_id, other) in seen:
+                continue   # reported once
+            inside = any(s <= m.start < e for s, e in foreign)   # a sentence the language check reports
+            if not inside:
                 seen.add((m.concept_id, other))
-                target = ctx.termbase.preferred(m.concept_id, t.lang)
-                if other == SOURCE_LANGUAGE:
-                    message = M_("{label}: the English {kind} '{found}' is left untranslated in the text in {lang} "
-                                 "(“{context}”)", label=t.label, kind=_KIND_NAMES.get(concept.kind, concept.kind),
-                                 found=found, lang=ctx.lang(t.lang), context=quote(t.text, m.start, m.end))
-                else:
-                    message = M_("{label}: the {kind} '{found}' of {other} is used in the text in {lang} (“{context}”)",
-                                 label=t.label, kind=_KIND_NAMES.get(concept.kind, concept.kind), found=found,
-                                 other=ctx.lang(other), lang=ctx.lang(t.lang), context=quote(t.text, m.start, m.end))
-                fix = (M_("write {term} (termbase: {source})", term=_term_label(target), source=target.source)
-                       if target else M_("translate it"))
-                yield Issue.at(t, message, fix, span=(m.start, m.end))
-
-
-def _foreign_sentences(ctx: Context):
-    """Spans of sentences the language check finds in another language, when it runs."""
-    if "language.wrong-language" not in ctx.selected:
-        return lambda t: ()
-    from .language import foreign_spans
-    return lambda t: foreign_spans(ctx, t)
+            target = data.termbase.preferred(m.concept_id, t.lang)
+            if other == SOURCE_LANGUAGE:
+                message = M_("{label}: the English {kind} '{found}' is left untranslated in the text in {lang} "
+                             "(“{context}”)", label=t.label, kind=_KIND_NAMES.get(concept.kind, concept.kind),
+                             found=found, lang=data.lang(t.lang), context=quote(t.text, m.start, m.end))
+            else:
+                message = M_("{label}: the {kind} '{found}' of {other} is used in the text in {lang} (“{context}”)",
+                             label=t.label, kind=_KIND_NAMES.get(concept.kind, concept.kind), found=found,
+                             other=data.lang(other), lang=data.lang(t.lang), context=quote(t.text, m.start, m.end))
+            fix = (M_("write {term} (termbase: {source})", term=_term_label(target), source=target.source)
+                   if target else M_("translate it"))
+            yield flag(message, fix, span=(m.start, m.end), covered_by="language.wrong-language" if inside else "")
 
 
 # ------------------------------------------------------------------ inconsistent variants
@@ -470,7 +429,7 @@ def _one_term(standard: str, why: Message | str) -> Message:
 
 def inconsistent(ctx: Context) -> Iterator[Issue]:
     for lang in ctx.languages:
-        uses: dict[str, dict[str, list[tuple[Text, TermMatch]]]] = defaultdict(lambda: defaultdict(list))
+        uses: dict[str, dict[str, list[tuple[UnitText, TermMatch]]]] = defaultdict(lambda: defaultdict(list))
         for t in ctx.texts([lang]):
             for m in ctx.terms(t):
                 if not m.term.discouraged:
@@ -492,7 +451,7 @@ def inconsistent(ctx: Context) -> Iterator[Issue]:
             where: object = ", ".join(standard_units[:3])
             if len(standard_units) > 3:
                 where = M_("{units} and {more} more", units=where, more=len(standard_units) - 3)
-            standard_term = _replacement(ctx, concept_id, lang, standard)
+            standard_term = _replacement(ctx.termbase, concept_id, lang, standard)
             if standard is None:
                 spellings = ", ".join(f"'{k}' ({units[k]}×)" for k in sorted(by_term, key=order.index))
                 fix: Message = M_("use one term for one concept; the texts in {lang} write {spellings}, and neither "
@@ -513,7 +472,7 @@ def inconsistent(ctx: Context) -> Iterator[Issue]:
                     yield Issue.at(t, M_("{label} writes '{found}' (“{context}”) for {concept}, but the texts in "
                                          "{lang} elsewhere write '{spelled}' ({where})", label=t.label,
                                          found=t.text[m.start:m.end], context=quote(t.text, m.start, m.end),
-                                         concept=_concept(ctx, concept_id), lang=ctx.lang(lang),
+                                         concept=concept_named(ctx.termbase, concept_id), lang=ctx.lang(lang),
                                          spelled=spelled, where=where),
                                    fix if phrase is None else _one_term(phrase, why),
                                    span=(m.start, m.end))
@@ -522,32 +481,31 @@ def inconsistent(ctx: Context) -> Iterator[Issue]:
 # ------------------------------------------------------------------ gender and case
 
 
-def gender(ctx: Context) -> Iterator[Issue]:
-    for lang, locale in LOCALE.items():
-        if not locale.articles or lang not in ctx.languages:
+def gender(t: Text, data: Data) -> Iterator[Flag]:
+    locale = LOCALE.get(t.lang)
+    if t.index or locale is None or not locale.articles:
+        return
+    for m in data.terms(t.text, t.lang):
+        if m.term.gender is None:
             continue
-        for t in ctx.texts([lang]):
-            for m in ctx.terms(t):
-                if m.term.gender is None:
-                    continue
-                spans = [w.span() for w in _WORDS.finditer(t.text, max(0, m.start - 60), m.start)][-3:]
-                before = [t.text[a:b] for a, b in spans]
-                words = [w.strip("«»“”\"(").casefold() for w in before]
-                while words and words[-1] in locale.between:
-                    words.pop()
-                if not words:
-                    continue
-                article = words[-1]
-                for g, articles in locale.articles.items():
-                    if g != m.term.gender and article in articles:
-                        start = spans[len(words) - 1][0]
-                        yield Issue.at(t, M_("{label}: “{phrase}” — '{term}' is {gender}, '{article}' is {other} "
-                                             "(“{context}”)", label=t.label, phrase=t.text[start:m.end],
-                                             term=m.term.text, gender=_GENDER_NAME[m.term.gender], article=article,
-                                             other=_GENDER_NAME[g], context=quote(t.text, start, m.end)),
-                                       M_("make the article agree with the {gender} '{term}' (termbase: {source})",
-                                          gender=_GENDER_NAME[m.term.gender], term=m.term.text, source=m.term.source),
-                                       span=(start, m.end))
+        spans = [w.span() for w in _WORDS.finditer(t.text, max(0, m.start - 60), m.start)][-3:]
+        before = [t.text[a:b] for a, b in spans]
+        words = [w.strip("«»“”\"(").casefold() for w in before]
+        while words and words[-1] in locale.between:
+            words.pop()
+        if not words:
+            continue
+        article = words[-1]
+        for g, articles in locale.articles.items():
+            if g != m.term.gender and article in articles:
+                start = spans[len(words) - 1][0]
+                yield flag(M_("{label}: “{phrase}” — '{term}' is {gender}, '{article}' is {other} "
+                                     "(“{context}”)", label=t.label, phrase=t.text[start:m.end],
+                                     term=m.term.text, gender=_GENDER_NAME[m.term.gender], article=article,
+                                     other=_GENDER_NAME[g], context=quote(t.text, start, m.end)),
+                               M_("make the article agree with the {gender} '{term}' (termbase: {source})",
+                                  gender=_GENDER_NAME[m.term.gender], term=m.term.text, source=m.term.source),
+                               span=(start, m.end))
 
 
 def in_quotes(text: str, pos: int, lang: str) -> bool:
@@ -577,71 +535,65 @@ def _in_name(text: str, start: int, end: int) -> bool:
     return bool(after and after.group(1)[:1].isupper())
 
 
-def case(ctx: Context) -> Iterator[Issue]:
-    for t in ctx.texts():
-        if t.unit.kind is UnitKind.TITLE:
+def case(t: Text, data: Data) -> Iterator[Flag]:
+    if t.index or t.kind is UnitKind.TITLE:
+        return
+    locale = LOCALE.get(t.lang, Locale({}, frozenset(), False))
+    for m in data.terms(t.text, t.lang):
+        found = t.text[m.start:m.end]
+        if found in m.term.forms or not found[:1].isalpha():
             continue
-        locale = LOCALE.get(t.lang, Locale({}, frozenset(), False))
-        for m in ctx.terms(t):
-            found = t.text[m.start:m.end]
-            if found in m.term.forms or not found[:1].isalpha():
+        if in_quotes(t.text, m.start, t.lang):
+            continue  # a quoted title ("Mana Abilities") keeps its capitals
+        if not locale.nouns_capitalised and _in_name(t.text, m.start, m.end):
+            continue  # part of a name ("Library of Alexandria", "Elephant Graveyard")
+        key = " ".join(found.casefold().split())
+        expected = next((f for f in m.term.forms if " ".join(f.casefold().split()) == key), m.term.text)
+        if found[1:] == expected[1:]:  # only the first letter differs
+            upper = found[:1].isupper()
+            if upper and (locale.nouns_capitalised or _SENTENCE_START.search(t.text[: m.start])):
+                continue  # a sentence start, or a German nominalisation ("das Erkunden")
+            if not upper and any(f[:1].islower() and f[1:] == found[1:] for f in m.term.forms):
                 continue
-            if in_quotes(t.text, m.start, t.lang):
-                continue  # a quoted title ("Mana Abilities") keeps its capitals
-            if not locale.nouns_capitalised and _in_name(t.text, m.start, m.end):
-                continue  # part of a name ("Library of Alexandria", "Elephant Graveyard")
-            key = " ".join(found.casefold().split())
-            expected = next((f for f in m.term.forms if " ".join(f.casefold().split()) == key), m.term.text)
-            if found[1:] == expected[1:]:  # only the first letter differs
-                upper = found[:1].isupper()
-                if upper and (locale.nouns_capitalised or _SENTENCE_START.search(t.text[: m.start])):
-                    continue  # a sentence start, or a German nominalisation ("das Erkunden")
-                if not upper and any(f[:1].islower() and f[1:] == found[1:] for f in m.term.forms):
-                    continue
-            yield Issue.at(t, M_("{label} writes '{found}' (“{context}”); the term in {lang} is written '{expected}'",
-                                 label=t.label, found=found, context=quote(t.text, m.start, m.end),
-                                 lang=ctx.lang(t.lang), expected=expected),
-                           M_("write '{expected}'", expected=expected), span=(m.start, m.end))
+        yield flag(M_("{label} writes '{found}' (“{context}”); the term in {lang} is written '{expected}'",
+                             label=t.label, found=found, context=quote(t.text, m.start, m.end),
+                             lang=data.lang(t.lang), expected=expected),
+                       M_("write '{expected}'", expected=expected), span=(m.start, m.end))
 
 
 # ------------------------------------------------------------------ zones
 
 
-ZONES = ("library", "hand", "battlefield", "graveyard", "stack", "exile")   # concept ids of the termbase
-
-
-def zone(ctx: Context) -> Iterator[Issue]:
+def zone(t: Text, data: Data) -> Iterator[Flag]:
     """A translation that names a zone its English does not (a card "removed from the game"
     where the English removes it from the graveyard): a change of meaning."""
-    zones = [z for z in ZONES if ctx.termbase.concept(z) is not None]
-    for t, _english in ctx.translations():
-        english = source_english(ctx, t)
-        if english is None:
+    english = t.source
+    if not t.is_translation or english is None:
+        return
+    zones = [z for z in ZONES if data.termbase.concept(z) is not None]
+    en_zones = {m.concept_id for m in data.terms(english, SOURCE_LANGUAGE) if m.concept_id in zones}
+    seen: set[str] = set()
+    for m in data.terms(t.text, t.lang):
+        if m.concept_id not in zones or m.concept_id in en_zones or m.concept_id in seen:
             continue
-        en_zones = {m.concept_id for m in ctx.terms(english) if m.concept_id in zones}
-        en_zones |= {m.concept_id for m in ctx.termbase.find_terms(english.text, SOURCE_LANGUAGE) if m.concept_id in zones}
-        seen: set[str] = set()
-        for m in ctx.terms(t):
-            if m.concept_id not in zones or m.concept_id in en_zones or m.concept_id in seen:
-                continue
-            seen.add(m.concept_id)
-            said = _concept_names(ctx, (z for z in zones if z in en_zones))
-            yield Issue.at(t, M_("{label}: the text in {lang} speaks of {zone} (“{context}”), which the English does "
-                                 "not: the English names {zones} (“{english}”)", label=t.label, lang=ctx.lang(t.lang),
-                                 zone=_concept(ctx, m.concept_id), context=quote(t.text, m.start, m.end),
-                                 zones=said or M_("no zone"), english=quote(english.text, 0, 100, 0)),
-                           M_("name the zone the English names: a wrong zone changes what the rule does"),
-                           span=(m.start, m.end))
+        seen.add(m.concept_id)
+        said = concept_names(data.termbase, (z for z in zones if z in en_zones))
+        yield flag(M_("{label}: the text in {lang} speaks of {zone} (“{context}”), which the English does "
+                             "not: the English names {zones} (“{english}”)", label=t.label, lang=data.lang(t.lang),
+                             zone=concept_named(data.termbase, m.concept_id), context=quote(t.text, m.start, m.end),
+                             zones=said or M_("no zone"), english=quote(english, 0, 100, 0)),
+                       M_("name the zone the English names: a wrong zone changes what the rule does"),
+                       span=(m.start, m.end))
 
 
 CHECKS = (
-    Check("terminology.zone", "a translation names a zone its English does not (a change of meaning)", Severity.ERROR, zone, cost=1, needs=(TERMS,)),
-    Check("terminology.missing-term", "the translation lacks the term of a concept the English uses", Severity.WARNING, missing_term, cost=2, needs=(TERMS,)),
-    Check("terminology.deprecated", "a deprecated term (old rules wording, replaced term)", Severity.WARNING, deprecated, cost=82, needs=(TERMS,), by_file=True),
-    Check("terminology.forbidden", "a forbidden term", Severity.ERROR, forbidden, cost=66, needs=(TERMS,), by_file=True),
-    Check("terminology.old-wording", "English wording of its rules release, outdated today", Severity.INFO, old_wording, cost=72, needs=(TERMS,), by_file=True),
-    Check("terminology.untranslated", "a keyword or game term left in English (or in another language's form)", Severity.WARNING, untranslated, cost=1, needs=(VERDICTS,)),
-    Check("terminology.inconsistent", "one concept rendered by different terms within one language", Severity.WARNING, inconsistent, cost=87, needs=(TERMS,)),
-    Check("terminology.gender", "an article that does not agree with the term's gender", Severity.WARNING, gender, cost=1, needs=(TERMS,)),
-    Check("terminology.case", "a term capitalised against its language's rule (style)", Severity.INFO, case, cost=137, needs=(TERMS,), by_file=True),
+    TextCheck("terminology.zone", "a translation names a zone its English does not (a change of meaning)", Severity.ERROR, zone),
+    TextCheck("terminology.missing-term", "the translation lacks the term of a concept the English uses", Severity.WARNING, missing_term),
+    TextCheck("terminology.deprecated", "a deprecated term (old rules wording, replaced term)", Severity.WARNING, deprecated),
+    TextCheck("terminology.forbidden", "a forbidden term", Severity.ERROR, forbidden),
+    TextCheck("terminology.old-wording", "English wording of its rules release, outdated today", Severity.INFO, old_wording),
+    TextCheck("terminology.untranslated", "a keyword or game term left in English (or in another language's form)", Severity.WARNING, untranslated),
+    Check("terminology.inconsistent", "one concept rendered by different terms within one language", Severity.WARNING, inconsistent),
+    TextCheck("terminology.gender", "an article that does not agree with the term's gender", Severity.WARNING, gender),
+    TextCheck("terminology.case", "a term capitalised against its language's rule (style)", Severity.INFO, case),
 )

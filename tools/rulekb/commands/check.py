@@ -6,6 +6,11 @@ standard output.
 
     rulekb check [--lang L] [--format text|json|junit|html] [--output FILE] [--profile NAME]
     rulekb check --reports DIR      (every format from one run: DIR/qa.txt, qa.json, qa.xml, qa.html)
+    rulekb check --lang L --english TEXT --translation TEXT [--format …] [--output FILE]
+
+The last form checks one pair, for a translator or a tool (a CAT tool, a Weblate hook): every check
+that needs only the pair, the termbase and the official phraseology (the by-text checks,
+`rulekb.check.driver.check_pair`), its findings printed as the full report prints them.
 
 With one `--lang L`, the report speaks that language (its messages, fixes and words from the
 UI catalog ``translations/ui/L.po``; the JSON report keeps the English beside them).
@@ -39,6 +44,9 @@ def arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--reports", metavar="DIR",
                    help="write the report in every format from one run: DIR/qa.txt, qa.json, qa.xml (JUnit), qa.html")
     p.add_argument("--profile", default="full", metavar="NAME", help=f"which checks to run: {names}")
+    p.add_argument("--english", metavar="TEXT", help="check one pair: the English text (with --translation and one --lang)")
+    p.add_argument("--translation", metavar="TEXT",
+                   help="check one pair: its translation into the --lang language (with --english)")
 
 
 def run(args: argparse.Namespace) -> Exit:
@@ -52,8 +60,64 @@ def run(args: argparse.Namespace) -> Exit:
         return _run(args)
 
 
+def _pair_options(args: argparse.Namespace) -> str:
+    """The language of a pair (`--english` and `--translation` with one `--lang`), or a Failure
+    naming what is missing or contradicts."""
+    given = [name for name, value in (("--english", args.english), ("--translation", args.translation)) if value is not None]
+    if len(given) == 1:
+        other = "--translation" if given[0] == "--english" else "--english"
+        raise Failure(f"{given[0]} needs {other}: a pair is an English text and its translation",
+                      hint='give both: --lang de --english "TEXT" --translation "TEXT"')
+    if not args.lang:
+        raise Failure("a pair needs the language of its translation",
+                      hint='add --lang L (e.g. --lang de --english "TEXT" --translation "TEXT")')
+    if len(set(args.lang)) > 1:
+        raise Failure(f"a pair has one translation, in one language; --lang was given {len(set(args.lang))} times "
+                      f"({', '.join(sorted(set(args.lang)))})", hint="give the language of --translation once")
+    if args.reports:
+        raise Failure("--reports writes the reports of the knowledge base; a pair prints its findings",
+                      hint="drop --reports, or give --output FILE (with --format)")
+    if args.profile != "full":
+        raise Failure(f"--profile {args.profile} selects checks of the knowledge base; a pair runs every check "
+                      "that needs only the pair, the termbase and the phraseology", hint="drop --profile")
+    for name, value in (("--english", args.english), ("--translation", args.translation)):
+        if not value.strip():
+            raise Failure(f"{name} is empty", hint=f"give the text to check: {name} \"TEXT\"")
+    return args.lang[0]
+
+
+def _pair(args: argparse.Namespace) -> Exit:
+    """`rulekb check --lang L --english TEXT --translation TEXT`: the by-text checks on one pair."""
+    from ..check.driver import check_pair
+    from ..check.view import plural, say
+    from ..files import make_folder, write_output
+    from ..i18n import load_ui
+    from ..report import render
+    lang = _pair_options(args)
+    root = project_root(args)
+    result, kb = check_pair(root, lang, args.english, args.translation)
+    language = next(x for x in kb.languages if x.code == lang)
+    ui = load_ui(root, language)
+    text = render(result, kb, args.format, ui)
+    if args.output:
+        if args.output != "-":
+            make_folder(Path(args.output).parent)
+        write_output(args.output, text)
+        speaker = _speaker(root, args.lang)
+        summary = say(speaker, "{findings} ({errors}), {waived}; exit code {code}",
+                      findings=plural(speaker, "{n} finding", "{n} findings", int(result.summary["findings"])),  # type: ignore[call-overload]
+                      errors=plural(speaker, "{n} error", "{n} errors", int(result.summary["errors"])),  # type: ignore[call-overload]
+                      waived=plural(speaker, "{n} waived", "{n} waived", 0), code=result.exit_code)
+        print(say(speaker, "wrote {files}: {summary}", files=args.output, summary=summary), file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return Exit(result.exit_code)
+
+
 def _run(args: argparse.Namespace) -> Exit:
-    from ..check import run_checks
+    if args.english is not None or args.translation is not None:
+        return _pair(args)
+    from ..check.driver import run_checks
     from ..check.cache import RunCache
     from ..check.view import plural, say
     from ..files import make_folder, write_output
@@ -70,9 +134,7 @@ def _run(args: argparse.Namespace) -> Exit:
             loaded.append(load_knowledge_base(root, files=files))
         return loaded[0]
 
-    # on the whole rules the checks run in two processes (`run_checks`, `rulekb.parallel`), the
-    # language model loading in the one that runs the language checks; nothing changed since
-    # the last run (same YAML, profile, languages, code): its result and reports
+    # nothing changed since the last run (same YAML, profile, languages, code): its result and reports
     result = cache.result(lambda: run_checks(knowledge(), root, profile=args.profile, langs=args.lang, files=files))
 
     def report(fmt: str) -> str:
