@@ -80,3 +80,15 @@ def test_links_of_the_newest_texts_keep_the_stored_numbers(renumbered):
         variant = unit.variants[found.lang][found.variant]
         if variant.releases and max(variant.releases) == newest:
             assert found.targets == tuple(linked.resolve(n) for n in found.reference.numbers)
+
+
+def test_a_former_subrule_s_place_is_its_rule(renumbered):
+    """Referenced-by links of a former subrule land on its rule (the page has no element for it)."""
+    import dataclasses
+
+    from rulekb.render.context import unit_anchor
+    rule = renumbered.rule("deathtouch")
+    gone = rule.subrules[-1]
+    former = dataclasses.replace(rule, subrules=rule.subrules[:-1], former_subrules=(gone,))
+    assert unit_anchor(rule, gone.unit) == gone.unit.label
+    assert unit_anchor(former, gone.unit) == former.number

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from markupsafe import Markup
 
-from ..numbering import Holder, number_holders
+from ..numbering import Holder, number_holders  # noqa: F401  (number_holders: the render package takes it from here)
 from . import paths
 from .context import Lang
 from .templating import fill, template
