@@ -265,3 +265,16 @@ def test_validate_and_check_leave_the_garbage_collector_as_they_found_it(seed, c
         assert gc.isenabled() is enabled
     finally:
         (gc.enable if was else gc.disable)()
+
+
+def test_check_reports_into_standard_output_or_a_file_is_refused_before_the_checks(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, QA_KB, "check", "--reports", "-")
+    assert code == 2 and "error: --reports names a folder for its four files" in err
+    assert "fix: for one report on standard output give --format FORMAT without --reports" in err
+    assert out == "" and list(tmp_path.iterdir()) == []
+    plain = tmp_path / "qa.txt"
+    plain.write_text("kept", "utf-8")
+    code, _, err = run(capsys, QA_KB, "check", "--reports", str(plain))
+    assert code == 2 and f"error: --reports {plain} is not a folder" in err and "Traceback" not in err
+    assert plain.read_text("utf-8") == "kept"

@@ -206,3 +206,21 @@ def test_show_702_81_names_the_cards_its_notes_stand_on(complete, capsys):
     names = [kb.card(c).names["en"] for c in rulings[0].cards]
     assert {"Flame Jab", "Cenn's Enlistment"} <= set(names)
     assert all(name in out for name in names)
+
+
+def test_show_an_old_number_says_what_it_was_and_is_today(complete, capsys):
+    """Issue 29.5: 702.78a is Conspire's today; show says it was Retrace's from 2009-07-11 to
+    2011-05-01, 702.81a today (from the number history, read here), and the title line falls back
+    to English where French has no title."""
+    root, kb = complete
+    retrace = kb.rule("retrace")
+    spans = [e.releases for e in retrace.history if e.number == "702.78"]
+    assert len(spans) == 1
+    assert main(["--root", str(root), "show", "702.78a", "--lang", "fr"]) == 0
+    out = capsys.readouterr().out
+    today = kb.rule("conspire")
+    title = today.title.text("fr") or today.title.text("en")
+    assert f"rule 702.78 {title.text} (id conspire" in out
+    assert (f"702.78a was Retrace (id retrace) from {spans[0][0]} to {spans[0][-1]}; it is "
+            f"{retrace.current_number}a today") in out
+    assert spans[0][0] == "2009-07-11" and spans[0][-1] == "2011-05-01" and retrace.current_number == "702.81"

@@ -55,3 +55,14 @@ def test_a_release_the_knowledge_base_cannot_tell_about_has_no_meaning(kb):
     lines, meaning = release_lines(kb, "702.78", "2026-01-16", ("en",))
     assert meaning is None
     assert len(lines) == 1 and "2026-01-16" in lines[0]
+
+
+def test_the_title_line_falls_back_to_english(seed, capsys):
+    from rulekb.commands import main
+    from rulekb.knowledge import load_knowledge_base
+    kb = load_knowledge_base(seed)
+    rule = next(r for r in kb.rules if r.title is not None and r.title.text("fr") is None
+                and r.title.text("en") is not None and r.subrules)
+    assert main(["--root", str(seed), "show", rule.number, "--lang", "fr"]) == 0
+    out = capsys.readouterr().out
+    assert f"rule {rule.number} {rule.title.text('en').text} (id {rule.id};" in out

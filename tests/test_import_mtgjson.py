@@ -147,6 +147,12 @@ def test_a_ruling_shared_by_cards_is_stored_once_under_its_mechanic(tmp_path, ca
     ('{"data": {"code": "tst!", "cards": []}}', "is not a set code"),
     ('{"data": {"code": "TST", "cards": [{"name": "X", "number": "1", "identifiers": {"scryfallOracleId": '
      '"11111111-2222-3333-4444-555555555555"}, "rulings": [{"date": "soon", "text": "t"}]}]}}', "lacks a date or text"),
+    ('{"data": {"code": "TST", "cards": [{"name": "X", "number": "1", "identifiers": {"scryfallOracleId": '
+     '"11111111-2222-3333-4444-555555555555"}, "foreignData": [{"language": "German", "name": 7}]}]}}',
+     "data.cards[0].foreignData[0].name (X, German) is 7, not text"),
+    ('{"data": {"code": "TST", "cards": [{"name": "X", "number": "1", "identifiers": {"scryfallOracleId": '
+     '"11111111-2222-3333-4444-555555555555"}, "foreignData": [{"language": "German", "name": "Y", "text": ["a"]}]}]}}',
+     'data.cards[0].foreignData[0].text (X, German) is ["a"], not text'),
 ])
 def test_bad_set_files_are_refused(content, fragment):
     with pytest.raises(DataError) as err:

@@ -6,6 +6,8 @@ from __future__ import annotations
 from conftest import disk_fills_at
 
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -175,3 +177,126 @@ def test_a_release_between_a_ranges_ends_splits_the_range(tmp_path):
     assert tree.changes() == (["rules/releases/2010-01-01.yaml", "rules/releases/2026-01-16.yaml"], ["rules/t.yaml"], [])
     tree.save()
     assert (tmp_path / "rules" / "t.yaml").read_text("utf-8") == "releases: 2009-02-01, 2011-05-01\n"
+
+
+# --into: only a new or empty folder, or a dataset of an earlier --into (issue 31.4)
+
+def _into_args(project, into, what="cr"):
+    from conftest import DATA
+    source = DATA / "cr" / "release-2030-01-01.txt" if what == "cr" else DATA / "mtgjson"
+    return ["--root", str(project), "import", what, str(source), "--into", str(into)]
+
+
+@pytest.mark.parametrize("what", ["cr", "mtgjson"])
+@pytest.mark.parametrize("kind", ["fifo", "file", "site"])
+def test_import_into_what_cannot_be_a_dataset_is_a_message_and_writes_nothing(tmp_path, capsys, what, kind):
+    import os
+
+    from conftest import data_copy, rules_digest
+    from rulekb.commands import main
+    project = data_copy(tmp_path / "project")
+    before = rules_digest(project)
+    into = tmp_path / "out"
+    if kind == "fifo":
+        os.mkfifo(into)
+        expected = f"--into {into} is a FIFO, not a folder"
+    elif kind == "file":
+        into.write_text("notes\n", "utf-8")
+        expected = f"--into {into} is a file, not a folder"
+    else:   # a built site: a folder with something in it, but no rules/
+        (into / "assets").mkdir(parents=True)
+        (into / "index.html").write_text("<p>site</p>", "utf-8")
+        expected = f"--into {into} is a folder that holds 2 entries (assets, index.html) but no dataset (no rules/)"
+    listing = sorted(p.name for p in into.rglob("*")) if into.is_dir() else None
+    assert main(_into_args(project, into, what)) == 2
+    err = capsys.readouterr().err
+    assert f"{into}:1:1: error: {expected}" in err and "fix: name a new or empty folder" in err
+    assert "Traceback" not in err
+    assert rules_digest(project) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "project"]
+    assert (sorted(p.name for p in into.rglob("*")) if into.is_dir() else None) == listing
+
+
+def test_import_into_standard_output_is_refused_and_creates_no_folder(tmp_path, capsys, monkeypatch):
+    from conftest import data_copy
+    from rulekb.commands import main
+    project = data_copy(tmp_path / "project")
+    monkeypatch.chdir(tmp_path)
+    for what in ("cr", "mtgjson"):
+        assert main(_into_args(project, "-", what)) == 2
+        err = capsys.readouterr().err
+        assert "-:1:1: error: --into names the folder of a dataset; '-' (standard output) is not one" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["project"]
+
+
+def test_import_into_an_empty_folder_makes_the_dataset_there(tmp_path, capsys):
+    from conftest import data_copy
+    from rulekb.commands import main
+    project = data_copy(tmp_path / "project")
+    into = tmp_path / "empty"
+    into.mkdir()
+    assert main(_into_args(project, into)) == 0
+    assert (into / "rules").is_dir() and "created the dataset" in capsys.readouterr().out
+
+
+def test_a_dataset_copy_that_fails_leaves_no_half_copy(tmp_path, monkeypatch):
+    import errno
+    import os
+
+    from conftest import data_copy
+    from rulekb.files import WriteError
+    from rulekb.importers import store
+    project = data_copy(tmp_path / "project")
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    monkeypatch.setattr(store.shutil, "copytree", full)
+    into = tmp_path / "new" / "dataset"
+    with pytest.raises(WriteError) as caught:
+        store.prepare_dataset(project, into)
+    assert "No space left on device" in str(caught.value) and "free some disk space" in str(caught.value)
+    assert not into.exists()
+
+
+# temporary files of a killed import (issue 31.7)
+
+def test_a_later_import_removes_the_temporary_files_of_dead_processes_only(tmp_path, capsys):
+    import subprocess
+    import sys
+
+    from conftest import data_copy
+    from rulekb import files
+    from rulekb.commands import main
+    project = data_copy(tmp_path / "project")
+    ended = subprocess.Popen([sys.executable, "-c", "pass"])
+    ended.wait()            # its pid is free now: the process of a killed import
+    host = files._host()
+    folder = project / "rules" / "comprehensive"
+    dead = folder / f".702-keyword-abilities.yaml.{host}.{ended.pid}.k3x9q_2a.rulekb-tmp"
+    live = folder / f".702-keyword-abilities.yaml.{host}.{__import__('os').getpid()}.abcdefgh.rulekb-tmp"
+    other = project / "translations" / f".de.po.another-machine.{ended.pid}.abcdefgh.rulekb-tmp"
+    for path in (dead, live, other):
+        path.write_text("half a file", "utf-8")
+    from conftest import DATA
+    assert main(["--root", str(project), "import", "mtgjson", str(DATA / "mtgjson")]) == 0
+    assert not dead.exists() and live.exists() and other.exists()
+
+
+def test_a_temporary_file_names_its_machine_and_process_and_git_ignores_it(tmp_path, monkeypatch):
+    import os
+    import subprocess
+
+    from conftest import ROOT
+    from rulekb import files
+    seen = []
+    real = files.os.replace
+
+    def spy(src, dst):
+        seen.append(Path(src).name)
+        return real(src, dst)
+    monkeypatch.setattr(files.os, "replace", spy)
+    files.write_atomic(tmp_path / "a.yaml", b"a: 1\n")
+    assert len(seen) == 1 and seen[0].startswith(f".a.yaml.{files._host()}.{os.getpid()}.")
+    assert seen[0].endswith(".rulekb-tmp") and files._TEMPORARY.match(seen[0])
+    ignored = subprocess.run(["git", "check-ignore", "-q", f"rules/comprehensive/{seen[0]}"], cwd=ROOT)
+    assert ignored.returncode == 0

@@ -81,6 +81,20 @@ def test_md_shows_markdown_specials_literally():
     assert md(" Constats\u00a0:\n 1 erreur ") == "Constats\u00a0: 1 erreur"   # a no-break space is kept
 
 
+@pytest.mark.parametrize("title", ["Queen's Agent", "Émissaire de l'aurore", 'Say "q" & <go>'])
+def test_a_heading_reaches_the_table_of_contents_escaped_once(title):
+    """Markdown's table of contents holds the heading as HTML: escaped once, as the heading is
+    (quotes as `md` writes them: ``&#39;`` had its ``#`` backslash-escaped, ``&amp;#39;``)."""
+    import html
+
+    import markdown
+    converter = markdown.Markdown(extensions=["toc", "attr_list"])
+    page = converter.convert(f"# Page\n\n{heading(title, 2, 'x')}\n")
+    entry = converter.toc_tokens[0]["children"][0]
+    assert html.unescape(entry["name"]) == title
+    assert html.unescape(page.split("<h2")[1].split(">", 1)[1].split("</h2>")[0]) == title
+
+
 def test_front_matter_stores_the_title_escaped_as_a_json_string():
     assert front_matter('A "b" <c>') == '---\ntitle: "A &#34;b&#34; &lt;c&gt;"\n---'
     assert front_matter("Règle\t“x”\\") == '---\ntitle: "Règle\\t“x”\\\\"\n---'   # JSON, not ASCII-only

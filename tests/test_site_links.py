@@ -130,6 +130,78 @@ def test_the_number_and_changes_pages_of_the_complete_data_lead_where_they_say(c
     assert not problems, f"{len(problems)} broken links, the first:\n" + "\n".join(problems[:50])
 
 
+@pytest.mark.complete_site
+def test_no_link_or_anchor_of_the_complete_site_is_broken(complete_built):
+    """Issue 29.7: every internal link and anchor of every page of the complete site resolves; a
+    reference in an older text to a number of its release lands on the rule that had it then
+    (81 links led to anchors their page lacks: phasing.html#502.15f, kicker.html#702.30d …), and
+    no page shows text escaped twice (issue 31.5: 1,617 en, 227 de, 2,459 fr)."""
+    problems, checked = check_links(complete_built.site)
+    assert checked > 100_000
+    assert not problems, f"{len(problems)} broken links, the first:\n" + "\n".join(problems[:50])
+    shown = shown_entities(complete_built.site)
+    assert not shown, f"{len(shown)} places:\n" + "\n".join(shown[:30])
+
+
+# an entity a reader would see as it is written: text escaped twice (issue 31.5)
+_SHOWN_ENTITY = re.compile(r"&(?:#[0-9]+|#x[0-9a-fA-F]+|[a-zA-Z]+);")
+
+
+class Shown(HTMLParser):
+    """What a reader sees of a page: its text (not scripts or styles) and its titles, tooltips
+    and labels, with each character reference read once, as a browser reads it."""
+
+    SEEN_ATTRS = ("title", "aria-label", "alt", "placeholder", "content")
+
+    def __init__(self, text: str):
+        super().__init__(convert_charrefs=True)
+        self.hidden = 0
+        self.seen: list[str] = []
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("script", "style"):
+            self.hidden += 1
+        self.seen += [v for k, v in attrs if k in self.SEEN_ATTRS and v]
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style"):
+            self.hidden = max(0, self.hidden - 1)
+
+    def handle_data(self, data):
+        if not self.hidden:
+            self.seen.append(data)
+
+
+def shown_entities(site: Path) -> list[str]:
+    """Each place of the site's pages where a reader would see a character reference
+    (``&#39;``, ``&amp;``) instead of the character: the page and the text around it."""
+    found = []
+    for page in sorted(site.rglob("*.html")):
+        for text in Shown(page.read_text(encoding="utf-8")).seen:
+            for m in _SHOWN_ENTITY.finditer(text):
+                found.append(f"{page.relative_to(site).as_posix()}: …{text[max(0, m.start() - 30):m.end() + 10]}…")
+    return found
+
+
+def test_no_page_of_the_site_shows_text_escaped_twice(built):
+    """Apostrophes and quotes of card names and rule texts ("Queen's Agent", "Émissaire de
+    l'aurore", the word diffs of rule pages) reach the page escaped once: in the tables of
+    contents too, which showed "Queen&#39;s Agent" on 8 pages."""
+    assert not shown_entities(built.site), "\n".join(shown_entities(built.site)[:30])
+    toc = (built.site / "en" / "cards" / "qu.html").read_text(encoding="utf-8")
+    entry = re.search(r'<a href="#queens-agent" class="md-nav__link">\s*<span class="md-ellipsis">\s*([^<]*?)\s*</span>',
+                      toc)
+    assert entry is not None and html.unescape(entry.group(1)) == "Queen's Agent"
+
+
+def test_the_scan_finds_text_escaped_twice(tmp_path):
+    (tmp_path / "p.html").write_text('<p>Queen&#39;s Agent &amp; &lt;x&gt;</p><script>var a = "&amp;amp;";</script>'
+                                     '<a title="l&amp;#39;aurore">x</a><p>Queen&amp;#39;s Agent</p>', "utf-8")
+    found = shown_entities(tmp_path)
+    assert len(found) == 2 and "Queen&#39;s" in found[1] and "l&#39;aurore" in found[0]
+
+
 def test_the_checker_finds_broken_links_and_fragments(tmp_path):
     (tmp_path / "a").mkdir()
     (tmp_path / "a" / "page.html").write_text('<p id="702.78a">x</p><a href="#702.78a">ok</a>'

@@ -16,24 +16,58 @@ from __future__ import annotations
 from typing import Sequence
 
 from .link import Lookup
+from .numbering import Span, number_holders
 from .models import SOURCE_LANGUAGE, KnowledgeBase, Rule, Unit, english_hash
 from .releases import Meaning, english_at, explain, units_in
 
-__all__ = ["rule_lines", "history_lines", "unit_lines", "ruling_link_lines", "release_lines"]
+__all__ = ["rule_lines", "before_lines", "history_lines", "unit_lines", "ruling_link_lines", "release_lines"]
 
 
 def rule_lines(found: Lookup, langs: Sequence[str], kb: KnowledgeBase) -> list[str]:
     """How a number was found, the rule (title in the first language, id, number today) and its
     units' texts (only the subrule's when the number is a subrule's)."""
     rule = found.target.rule
-    title = rule.title.text(langs[0]) if rule.title else None
-    name = f" {title.text}" if title else ""
+    name = f" {_title(rule, langs[0])}" if rule.title else ""
     lines = [found.explain(), f"rule {rule.number}{name} (id {rule.id}; number today: {rule.current_number})"]
+    lines += before_lines(found, kb)
     lines += history_lines(rule)
     units = [found.target.subrule.unit] if found.target.subrule else list(rule.units)
     for unit in units:
         lines += unit_lines(unit, langs, kb)
     return lines
+
+
+def _title(rule: Rule, lang: str) -> str:
+    """The rule's title in `lang`, else in English (a title line is never empty)."""
+    if rule.title is None:
+        return ""
+    title = rule.title.text(lang) or rule.title.text(SOURCE_LANGUAGE)
+    return title.text if title else ""
+
+
+def _span(span: Span) -> str:
+    if span.first and span.last is None:
+        return f"since {span.first}"
+    if span.first and span.last and span.first != span.last:
+        return f"from {span.first} to {span.last}"
+    return span.first or f"until {span.last}"
+
+
+def before_lines(found: Lookup, kb: KnowledgeBase) -> list[str]:
+    """What else the number asked named, in other releases (as the site's number pages say):
+    702.78a is Conspire's today, and was Retrace's from 2009-07-11 to 2011-05-01, 702.81a today."""
+    number = found.asked
+    holders = number_holders(kb).get(number, ())
+    out = []
+    for holder in holders:
+        if holder.rule.id == found.target.rule.id:
+            continue
+        rule = holder.rule
+        today = rule.current_number + (holder.subrule.letter if holder.subrule is not None else "")
+        spans = ", ".join(_span(s) for s in holder.spans)
+        what = f"{_title(rule, SOURCE_LANGUAGE)} (id {rule.id})".strip()
+        out.append(f"{number} was {what} {spans}; it is {today} today (rulekb show {today})")
+    return out
 
 
 def history_lines(rule: Rule) -> list[str]:

@@ -16,6 +16,10 @@ Two kinds of destination, two functions:
   or a FIFO is opened and written as it is, never replaced (``--output /dev/stdout`` works, and
   a FIFO's reader gets the bytes).
 
+A temporary file's name carries the machine and the process that write it
+(``.NAME.HOST.PID.RANDOM.rulekb-tmp``); `remove_stale_temporaries` removes those a killed
+process left (an import does, before it writes).
+
 Both raise `WriteError` (a `DataError`: file, what went wrong, how to fix it) for OS errors
 such as a full disk, a missing permission or a name too long, never a traceback.
 """
@@ -24,6 +28,8 @@ from __future__ import annotations
 
 import errno
 import os
+import re
+import socket
 import stat
 import sys
 import tempfile
@@ -32,7 +38,7 @@ from typing import Iterable
 
 from .diagnostics import DataError, Problem
 
-__all__ = ["WriteError", "make_folder", "write_all", "write_atomic", "write_output", "os_problem"]
+__all__ = ["WriteError", "make_folder", "remove_stale_temporaries", "write_all", "write_atomic", "write_output", "os_problem"]
 
 
 class WriteError(DataError):
@@ -97,12 +103,55 @@ def _unlink(tmp: str) -> None:
         pass
 
 
+TEMPORARY_SUFFIX = ".rulekb-tmp"
+# .NAME.HOST.PID.RANDOM.rulekb-tmp: the machine and the process that wrote it, so that a later
+# command can tell the temporary files of a process that died (kill -9) from a live one's
+_TEMPORARY = re.compile(r"^\..*\.(?P<host>[A-Za-z0-9-]{1,32})\.(?P<pid>[0-9]{1,10})\.[A-Za-z0-9_]+"
+                        + re.escape(TEMPORARY_SUFFIX) + "$")
+
+
+def _host() -> str:
+    """This machine's name as it goes into a temporary file's name (letters, digits, hyphens)."""
+    return re.sub(r"[^A-Za-z0-9-]", "-", socket.gethostname())[:32] or "host"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, ValueError):
+        return True      # another user's live process (or a pid the system cannot hold): left alone
+    return True
+
+
+def remove_stale_temporaries(folders: Iterable[Path]) -> tuple[Path, ...]:
+    """Remove, under `folders`, the temporary files (``.NAME.HOST.PID.RANDOM.rulekb-tmp``) that a
+    process of this machine left when it was killed: its pid runs no more. Those of a live
+    process and of another machine (a shared folder) stay; the paths removed, sorted."""
+    host, removed = _host(), []
+    for folder in folders:
+        for path in sorted(Path(folder).rglob("*" + TEMPORARY_SUFFIX)):
+            found = _TEMPORARY.match(path.name)
+            if found is None or found["host"] != host or _alive(int(found["pid"])):
+                continue
+            try:
+                path.unlink()
+            except FileNotFoundError:
+                continue
+            except OSError as error:
+                raise WriteError([os_problem(path, error, "cannot remove the stale temporary file")]) from None
+            removed.append(path)
+    return tuple(removed)
+
+
 def _stage(path: Path, chunks: Iterable[bytes], durable: bool = True) -> str:
     """Write `chunks` to a new temporary file beside `path`, with `path`'s mode, flushed to the
     disk (unless not `durable`); its name. WriteError (and no temporary file left) when that fails."""
     tmp = None
     try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name[:40]}.", suffix=".rulekb-tmp")
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name[:40]}.{_host()}.{os.getpid()}.",
+                                   suffix=TEMPORARY_SUFFIX)
         with os.fdopen(fd, "wb") as handle:
             for chunk in chunks:
                 handle.write(chunk)

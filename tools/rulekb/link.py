@@ -14,6 +14,7 @@ from types import MappingProxyType
 from typing import Mapping
 
 from .models import SOURCE_LANGUAGE, HistoryEntry, KnowledgeBase, Rule, Subrule, Unit, subrule_number
+from .numbering import ReleaseNumbers, text_release
 from .refs import Reference, RuleNumber, find_references, parse_rule_number
 
 
@@ -31,7 +32,11 @@ class Target:
 
     @property
     def anchor(self) -> str:
-        return self.number
+        """Its place on its rule's page: the subrule's number, else the rule's (a former subrule,
+        one the rule no longer has, is shown under its rule)."""
+        if self.subrule is not None and any(s is self.subrule for s in self.rule.subrules):
+            return self.subrule.number
+        return self.rule.number
 
 
 @dataclass(frozen=True)
@@ -160,8 +165,33 @@ def moves(kb: KnowledgeBase) -> dict[str, tuple[Moved, ...]]:
     return {rid: tuple(sorted(found, key=order)) for rid, found in sorted(out.items())}
 
 
+class _Resolver:
+    """A number of a text as its release printed it (`numbering`): a text of the newest release
+    (or of none) by the stored numbers; an older one by its release's, each (number, release)
+    resolved once."""
+
+    def __init__(self, kb: KnowledgeBase, index: Mapping[str, Target]):
+        self.index = index
+        self.numbers = ReleaseNumbers.of(kb)
+        self.newest = max(self.numbers.imported) if self.numbers.imported else None
+        self._found: dict[tuple[str, str], Target | None] = {}
+
+    def target(self, number: str, release: str | None) -> Target | None:
+        if release is None or release == self.newest:
+            return self.index.get(number)
+        key = (number, release)
+        if key not in self._found:
+            had = self.numbers.resolve(number, release)
+            # a release that is neither imported nor in a history span that names the number:
+            # the knowledge base cannot tell, the stored numbers stand (as before)
+            self._found[key] = (Target(*had) if had is not None
+                                else None if release in self.numbers.imported else self.index.get(number))
+        return self._found[key]
+
+
 def link(kb: KnowledgeBase) -> LinkedKB:
     index = number_index(kb)
+    resolver = _Resolver(kb, index)
     links: list[Link] = []
     back: dict[str, set[str]] = {}
     units: tuple[Unit, ...] = kb.units()
@@ -170,8 +200,12 @@ def link(kb: KnowledgeBase) -> LinkedKB:
         home = owner.id if isinstance(owner, Rule) else owner.mechanic if owner is not None else None  # its rule's id
         for lang, variants in sorted(unit.variants.items()):
             for i, variant in enumerate(variants):
-                for ref in find_references(variant.text):
-                    targets = tuple(index.get(n) for n in ref.numbers)
+                refs = find_references(variant.text)
+                if not refs:
+                    continue
+                release = text_release(variant, unit, owner, lang)
+                for ref in refs:
+                    targets = tuple(resolver.target(n, release) for n in ref.numbers)
                     links.append(Link(unit.id, lang, i, ref, targets))
                     for t in targets:
                         if t is not None and t.rule.id != home:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from .link import Moved, link, moves
+from .numbering import horizon, imported
 from .models import SOURCE_LANGUAGE, KnowledgeBase, Rule, Subrule, Unit, Variant, subrule_number
 from .refs import RuleNumber, parse_rule_number
 
@@ -42,18 +43,6 @@ def valid_release(text: str) -> bool:
         return dt.date.fromisoformat(text).isoformat() == text
     except ValueError:
         return False
-
-
-def imported(kb: KnowledgeBase) -> tuple[str, ...]:
-    return tuple(r.date for r in kb.releases)
-
-
-def horizon(kb: KnowledgeBase) -> str | None:
-    """The newest rules release the knowledge base knows of (imported or registered as a
-    source). Number histories say nothing about later releases: "current" means up to here."""
-    dates = [s.date for s in kb.sources.values() if s.kind == "comprehensive-rules" and s.date]
-    dates += list(imported(kb))
-    return max(dates) if dates else None
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,8 @@ SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 # most this long, it fits every file system the site may be copied to (names of 255 bytes, or
 # 143 on an encrypted home folder) and paths of 260 characters (Windows) with room for the rest.
 MAX_ID_LENGTH = 100
+# names Windows keeps for its devices, refused as file names with any extension (con.html, nul.json)
+RESERVED_IDS = frozenset({"con", "prn", "aux", "nul"} | {f"{p}{n}" for p in ("com", "lpt") for n in range(10)})
 NOTE_KEY = re.compile(r"^n[1-9][0-9]*$")
 LANG_CODE = re.compile(r"^[a-z]{2,3}$")
 HASH = re.compile(r"^[0-9a-f]{16}$")
@@ -134,6 +136,12 @@ class Reader:
             shorter = value[:40].rsplit("-", 1)[0]
             self.error(node, f"{what} is {len(value)} characters long; an id has at most {MAX_ID_LENGTH}",  # type: ignore[arg-type]
                        f"shorten it (it becomes a file name, and file systems limit their length), e.g. '{shorter}'")
+            return None
+        if value is not None and value in RESERVED_IDS:
+            kind = what.split()[0]
+            self.error(node, f"{what} '{value}' is a device name Windows reserves (CON, PRN, AUX, NUL, COM1-9, "  # type: ignore[arg-type]
+                       "LPT1-9): no file or folder can have it there, with or without an extension",
+                       f"give it another id, e.g. '{value}-{kind}' (it becomes a file name)")
             return None
         return value
 

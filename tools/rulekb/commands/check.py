@@ -124,6 +124,8 @@ def _run(args: argparse.Namespace) -> Exit:
     from ..knowledge import load_knowledge_base, read_files
     if args.reports and args.output:
         raise Failure("--reports writes every format itself; give --reports DIR or --output FILE, not both")
+    if args.reports:
+        _check_reports_folder(args.reports)
     root = project_root(args)
     files = read_files(root)   # read once: the loader and the cache key share the bytes and digests
     cache = RunCache(files, args.profile, args.lang)
@@ -172,6 +174,20 @@ def _run(args: argparse.Namespace) -> Exit:
     else:
         sys.stdout.write(text)
     return code
+
+
+def _check_reports_folder(reports: str) -> None:
+    """Refuse a `--reports` that cannot be a folder before the checks run: ``-`` (four reports
+    have no one standard output; ``--output -`` or no ``--output`` is the report there) and a
+    path that is a file, a FIFO or a device."""
+    if reports == "-":
+        raise Failure("--reports names a folder for its four files (qa.txt, qa.json, qa.xml, qa.html); "
+                      "'-' is not one", hint="for one report on standard output give --format FORMAT without "
+                      "--reports (or --output -); else name a folder, e.g. --reports reports/")
+    path = Path(reports)
+    if (path.exists() or path.is_symlink()) and not path.is_dir():
+        raise Failure(f"--reports {reports} is not a folder", hint="name a new or existing folder for the four "
+                      "report files, or write one report there with --output FILE")
 
 
 def _speaker(root: Path, langs: list[str] | None):

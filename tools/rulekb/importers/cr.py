@@ -41,7 +41,8 @@ from ..layout import SOURCES_FILE
 from ..validate import build_knowledge_base
 from . import crtext, identity
 from .identity import number_key
-from .store import FlowDict, ReleaseList, Tree, open_target, plain, prepare_dataset, register_source
+from .store import (FlowDict, ReleaseList, Tree, check_into, open_target, plain, prepare_dataset, register_source,
+                    remove_stale_temporaries_of)
 
 RULES_DIR = "rules/comprehensive"
 GLOSSARY_DIR = "rules/glossary"
@@ -923,6 +924,8 @@ def _import(root: Path, paths: Sequence[Path], effective: str | None, into: Path
     if effective is not None and len(paths) != 1:
         raise DataError([Problem(str(paths[0]) if paths else "-", 1, 1, "--effective applies to one release file",
                                  "import the files one by one, or drop --effective (each file says its date)")])
+    if into is not None:
+        check_into(into)   # before the release files are read: nothing is written into an --into that cannot be one
     contents = []
     for file in paths:
         try:
@@ -951,6 +954,7 @@ def _import(root: Path, paths: Sequence[Path], effective: str | None, into: Path
     passed = tuple(sorted(skipped.values(), key=lambda s: s.release))
     if not releases:
         created = prepare_dataset(root, into) if into is not None else False
+        remove_stale_temporaries_of(into if into is not None else root)
         return ImportResult((), into if into is not None else root, created, (), (), (), passed)
     opened = open_target(root, into)
     target, created, loaded, kb = opened.root, opened.created, opened.files, opened.kb

@@ -183,6 +183,7 @@ def read_set(data: bytes, path: str, languages: dict[str, str]) -> SetFile:
                                         "a ruling is {date: YYYY-MM-DD, text: ...}"))
             elif not ruling["text"].strip():   # as in STX's Wandering Archaic: nothing to import, said so
                 skipped.append(f"{code} {where}.rulings[{j}] ({card['name']}, {ruling['date']}): an empty ruling text")
+        problems += _foreign_problems(card, where, path, languages)
         if "," in card["number"] or card["number"] != card["number"].strip() or not card["number"]:
             skipped.append(f"{card['name']} #{card['number']!r} ({code}): a collector number with a comma, or blank "
                            "at an end, cannot be named in a card's printings (SET NUMBER, …)")
@@ -222,6 +223,23 @@ def read_set(data: bytes, path: str, languages: dict[str, str]) -> SetFile:
                             "\n//\n".join(english) or None))
     return SetFile(code, str(body.get("name") or code), str(meta.get("version") or ""), str(meta.get("date") or ""),
                    release, Path(path).name, tuple(cards), tuple(skipped))
+
+
+def _foreign_problems(card: dict[str, Any], where: str, path: str, languages: dict[str, str]) -> list[Problem]:
+    """The foreignData entries of the knowledge base's languages whose name or text is not text
+    (a number, a list): a file to fetch again, not a name to drop without a word."""
+    out = []
+    entries = card.get("foreignData")
+    for j, data in enumerate(entries if isinstance(entries, list) else []):
+        if not isinstance(data, dict) or languages.get(data.get("language")) is None:   # type: ignore[arg-type]
+            continue
+        for key in ("name", "text"):
+            value = data.get(key)
+            if value is not None and not isinstance(value, str):
+                shown = json.dumps(value, ensure_ascii=False)[:40]
+                out.append(Problem(path, 1, 1, f"{where}.foreignData[{j}].{key} ({card['name']}, {data['language']}) "
+                                   f"is {shown}, not text", "a printed name and text are JSON strings; " + _REFETCH))
+    return out
 
 
 def _mentions(keyword: str, text: str) -> int | None:

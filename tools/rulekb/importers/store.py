@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import re
 import shutil
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -25,8 +26,8 @@ from typing import TYPE_CHECKING, Any, Mapping
 import yaml
 
 from ..diagnostics import DataError, Problem
-from ..files import WriteError, make_folder, os_problem, write_all
-from ..layout import release_dates
+from ..files import WriteError, make_folder, os_problem, remove_stale_temporaries, write_all
+from ..layout import DATA_FOLDERS, release_dates
 from ..load import MapNode, Node, Scalar, SeqNode, SourceFile, parse_file
 from ..releaseranges import ReleaseOrder
 
@@ -539,25 +540,96 @@ def open_target(project: Path, into: Path | None) -> Target:
 
     created = prepare_dataset(project, into) if into is not None else False
     root = into if into is not None else project
+    remove_stale_temporaries_of(root)
     files = load_files(root)
     return Target(root, created, files, build_knowledge_base(files, root))
 
 
+_INTO_FIX = "name a new or empty folder (it becomes a copy of the project's data), or a dataset made by an earlier --into"
+
+
+def check_into(into: Path) -> None:
+    """Refuse an `--into` that is not a folder a dataset can be in, before anything is written:
+    ``-`` (there is no standard output for a tree of files), a file, a FIFO or a device, and a
+    folder that holds something but no dataset (no rules/: a built site, a home folder), into
+    which the project's data would be copied among what is there."""
+    where = str(into)
+    if where == "-":
+        raise DataError([Problem("-", 1, 1, "--into names the folder of a dataset; '-' (standard output) is not one",
+                                 _INTO_FIX)])
+    try:
+        if (into / "rules").is_dir():
+            return
+        if not into.exists():
+            if into.is_symlink():
+                raise DataError([Problem(where, 1, 1, f"--into {where} is a symbolic link to a missing target",
+                                         _INTO_FIX)])
+            return
+        if not into.is_dir():
+            raise DataError([Problem(where, 1, 1, f"--into {where} is {_kind(into)}, not a folder", _INTO_FIX)])
+        inside = sorted(entry.name for entry in into.iterdir())
+    except OSError as error:
+        raise DataError([os_problem(into, error, "cannot read")]) from None
+    if inside:
+        shown = ", ".join(inside[:3]) + (" …" if len(inside) > 3 else "")
+        raise DataError([Problem(where, 1, 1, f"--into {where} is a folder that holds {len(inside)} "
+                                 f"entr{'y' if len(inside) == 1 else 'ies'} ({shown}) but no dataset (no rules/)",
+                                 _INTO_FIX)])
+
+
+def _kind(path: Path) -> str:
+    mode = path.stat().st_mode
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a file"
+
+
+def remove_stale_temporaries_of(root: Path) -> tuple[Path, ...]:
+    """Remove the temporary files an import, a catalog import or a build killed on this machine
+    left under the tree's rules/ and translations/ (`files.remove_stale_temporaries`)."""
+    return remove_stale_temporaries([root / folder for folder in DATA_FOLDERS])
+
+
 def prepare_dataset(project: Path, into: Path) -> bool:
     """Make `into` a dataset tree: a copy of the project's data and site sources, unless it
-    already holds one (then later imports add to it). True when it was created now."""
+    already holds one (then later imports add to it). True when it was created now. An `into`
+    that cannot be one is refused first (`check_into`); a copy that fails (a full disk) removes
+    what it copied and ends in a WriteError."""
+    check_into(into)
     if (into / "rules").is_dir():
         return False
     if into.resolve() == project.resolve():
         return False
-    into.mkdir(parents=True, exist_ok=True)
-    for entry in sorted(project.iterdir()):
-        name = entry.name
-        if name in NOT_COPIED or name.endswith(".egg-info") or entry.resolve() == into.resolve():
-            continue
-        if entry.is_dir():
-            shutil.copytree(entry, into / name, dirs_exist_ok=True,
-                            ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-        elif name.startswith("mkdocs") and name.endswith((".yml", ".yaml")):
-            shutil.copy2(entry, into / name)
+    existed = into.is_dir()
+    try:
+        into.mkdir(parents=True, exist_ok=True)
+        for entry in sorted(project.iterdir()):
+            name = entry.name
+            if name in NOT_COPIED or name.endswith(".egg-info") or entry.resolve() == into.resolve():
+                continue
+            if entry.is_dir():
+                shutil.copytree(entry, into / name, dirs_exist_ok=True,
+                                ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+            elif name.startswith("mkdocs") and name.endswith((".yml", ".yaml")):
+                shutil.copy2(entry, into / name)
+    except (OSError, shutil.Error) as error:
+        _remove_copy(into, existed)
+        failed = error if isinstance(error, OSError) else OSError(0, str(error))
+        raise WriteError([os_problem(into, failed, "cannot copy the project's data into")]) from None
     return True
+
+
+def _remove_copy(into: Path, existed: bool) -> None:
+    """Undo a dataset copy that failed: the folder's contents (it was empty), or the folder."""
+    if not existed:
+        shutil.rmtree(into, ignore_errors=True)
+        return
+    for entry in into.iterdir():
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
+        else:
+            entry.unlink(missing_ok=True)

@@ -58,10 +58,12 @@ class Place:
 
 def unit_anchor(rule: Rule, unit: Unit) -> str:
     """The id of a unit's element on its rule page: subrules by number (``702.78a``), the
-    rule's own text by the rule number, notes ``n1`` …, title and summary by kind."""
+    rule's own text by the rule number, notes ``n1`` …, title and summary by kind; a former
+    subrule (one the rule no longer has, no element of its own) by the rule's number, where a
+    link to it from "referenced by" lands (it led to ``phasing.html#502.15f``, issue 29.7)."""
     kind = unit.kind
     if kind is UnitKind.SUBRULE:
-        return unit.label
+        return rule.number if any(s.unit is unit for s in rule.former_subrules) else unit.label
     if kind in (UnitKind.TEXT, UnitKind.TITLE):
         return rule.number
     if kind is UnitKind.NOTE:

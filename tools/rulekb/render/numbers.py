@@ -18,13 +18,10 @@ The pages are many (every number × every language) and need no theme: they are 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator
 
 from markupsafe import Markup
 
-from ..models import KnowledgeBase, Rule, Subrule, subrule_number
-from ..refs import sort_key
-from ..releases import horizon, imported
+from ..numbering import Holder, number_holders  # noqa: F401  (number_holders: the render package takes it from here)
 from . import paths
 from .context import Lang
 from .templating import fill, template
@@ -37,105 +34,6 @@ TEMPLATE = "pages/number.html.j2"
 def number_page(number: str) -> str:
     """The page of a number, relative to a language's site (``n/702.78a.html``)."""
     return f"{FOLDER}/{number}.html"
-
-
-@dataclass(frozen=True)
-class Span:
-    """Releases in which a rule or subrule had a number: from `first` to `last` (None: to the
-    newest release the knowledge base knows, today); either may be None when a history span
-    gives no start."""
-
-    first: str | None
-    last: str | None
-
-
-@dataclass(frozen=True)
-class Holder:
-    """A rule, or a subrule of it, that had a number, and when."""
-
-    rule: Rule
-    subrule: Subrule | None
-    spans: tuple[Span, ...]
-
-    @property
-    def today(self) -> bool:
-        return any(s.last is None for s in self.spans)
-
-    @property
-    def latest(self) -> str:
-        return max("9999" if s.last is None else s.last for s in self.spans)
-
-    @property
-    def anchor(self) -> str:
-        """Its place on its rule's page today: the subrule's number, else the rule's (a subrule
-        that left the rules is shown under its rule)."""
-        if self.subrule is not None and self.subrule in self.rule.subrules:
-            return self.subrule.number
-        return self.rule.number
-
-
-def _runs(dates: set[str], order: dict[str, int], newest: str | None) -> Iterator[Span]:
-    """Consecutive imported releases as spans; the newest release is "today"."""
-    run: list[str] = []
-    for date in sorted(dates):
-        if run and order[date] != order[run[-1]] + 1:
-            yield Span(run[0], None if run[-1] == newest else run[-1])
-            run = []
-        run.append(date)
-    if run:
-        yield Span(run[0], None if run[-1] == newest else run[-1])
-
-
-def number_holders(kb: KnowledgeBase) -> dict[str, tuple[Holder, ...]]:
-    """Every number of every imported release and of the rules' histories -> the rules and
-    subrules that had it, the one it leads to first (today's, else the latest)."""
-    releases = imported(kb)
-    order = {date: i for i, date in enumerate(releases)}
-    newest = releases[-1] if releases else horizon(kb)
-    found: dict[str, dict[str, tuple[Rule, Subrule | None, set[str], list[Span]]]] = {}
-
-    def add(number: str, rule: Rule, sub: Subrule | None) -> tuple[set[str], list[Span]]:
-        # one holder per rule and number: two units of one subrule number (the import kept two
-        # where releases between broke the thread) are one place, the current one preferred
-        held = found.setdefault(number, {})
-        entry = held.get(rule.id)
-        if entry is None or (sub is not None and sub in rule.subrules and entry[1] not in rule.subrules):
-            entry = held[rule.id] = (rule, sub, entry[2] if entry else set(), entry[3] if entry else [])
-        return entry[2], entry[3]
-
-    for rule in kb.rules:
-        by_release: dict[str, str] = {}
-        for entry, end, current in rule.history_spans():
-            for date in entry.releases:
-                by_release[date] = entry.number
-                add(entry.number, rule, None)[0].add(date)
-            if not entry.releases and (entry.since or end):
-                add(entry.number, rule, None)[1].append(Span(entry.since, None if current else end))
-        curated = rule.release not in order
-        spans = rule.history_spans()
-        if curated and not any(entry.number == rule.number and entry.covers(rule.release, end) for entry, end, _ in spans):
-            # a curated rule: its number in its own release, where no history span says so
-            add(rule.number, rule, None)[1].append(Span(rule.release, None if rule.release == newest else rule.release))
-        for sub in rule.subrules + rule.former_subrules:
-            for date, letter in sub.letters.items():
-                if date in by_release:
-                    add(subrule_number(by_release[date], letter), rule, sub)[0].add(date)
-                elif curated and date == rule.release:
-                    add(subrule_number(rule.number, letter), rule, sub)[1].append(
-                        Span(date, None if date == newest else date))
-    out: dict[str, tuple[Holder, ...]] = {}
-    for number in sorted(found, key=sort_key):
-        holders = [Holder(rule, sub, tuple(sorted(list(_runs(dates, order, newest)) + spans,
-                                                  key=lambda s: (s.first or "", s.last or "9999"))))
-                   for rule, sub, dates, spans in found[number].values()]
-        out[number] = tuple(sorted(holders, key=lambda h: (not h.today, _negated(h.latest), h.rule.id,
-                                                             h.subrule.unit.id if h.subrule else "")))
-    return out
-
-
-def _negated(date: str) -> tuple[int, ...]:
-    """A sort key that puts the latest date first."""
-    return tuple(-ord(ch) for ch in date)
 
 
 @dataclass(frozen=True)

@@ -74,8 +74,12 @@ def _escaped(message: str) -> str:
 def md(text: str) -> Markup:
     """Text that Markdown shows literally in a line: escaped for HTML (markupsafe), white space
     collapsed (the line-breaking kind only: a no-break space stays, as French writes it before a
-    colon), Markdown's special characters backslash-escaped."""
-    return Markup(_MD_SPECIAL.sub(r"\\\1", _BREAKING_SPACE.sub(" ", str(escape(text))).strip(" ")))
+    colon), Markdown's special characters backslash-escaped. Quotes stay quotes: outside an
+    attribute they need no escaping, and markupsafe's ``&#39;``/``&#34;`` would have their ``#``
+    backslash-escaped, which the heading survives but not the table of contents Markdown makes
+    of it (``Queen&amp;#39;s Agent``, issue 31.5)."""
+    escaped = str(escape(text)).replace("&#39;", "'").replace("&#34;", '"')
+    return Markup(_MD_SPECIAL.sub(r"\\\1", _BREAKING_SPACE.sub(" ", escaped).strip(" ")))
 
 
 @functools.lru_cache(maxsize=1024)
