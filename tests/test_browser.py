@@ -407,6 +407,12 @@ def switch_keeps_the_place_and_the_query(tab, base: str, back_to: str) -> None:
                           " return r.top >= 0 && r.top < window.innerHeight; }")
     find(tab, "cimetière")
     tab.keyboard.press("Escape")   # the search closed, its query still typed
+    # (the menu's links carry the query once it is typed: the link is clicked once it does, and
+    # once the dialog is closed, which hides the menu while open)
+    tab.wait_for_function("""lang => !document.getElementById('__search').checked
+        && document.querySelector(`a.md-select__link[hreflang="${lang}"]`).getAttribute('href').includes('?q=cimeti%C3%A8re')""",
+                          arg=back_to)
+    assert tab.locator("input.md-search__input").input_value() == "cimetière"
     tab.locator(".md-header__option .md-select").hover()
     tab.locator(f'a.md-select__link[hreflang="{back_to}"]').click()
     tab.wait_for_url(f"**/{back_to}/rules/casting-spells.html?q=cimeti%C3%A8re#601.2f")
@@ -417,6 +423,27 @@ def switch_keeps_the_place_and_the_query(tab, base: str, back_to: str) -> None:
 
 def test_the_language_menu_keeps_the_place_and_the_query(page, base):
     switch_keeps_the_place_and_the_query(page, base, "de")
+
+
+def test_the_search_stays_open_while_its_field_has_the_focus(page, base):
+    """Material closes the search (a click on its toggle) 125 ms after a page opens at an anchor,
+    as the language menu's links do, and after each hashchange event: a reader who typed at once
+    kept the field but lost the dialog, and Escape in the closed dialog's field cleared the query
+    (the language menu then lost it: the flaky language-menu test). Here material's close comes
+    for sure: a hashchange event at the page's anchor (a navigation to an anchor would move the
+    focus itself)."""
+    page.goto(f"{base}/de/rules/casting-spells.html#601.2f")
+    field = open_search(page)
+    field.fill("Friedhof")
+    page.evaluate("""() => { window.toggled = [];
+        document.getElementById('__search').addEventListener('change', e => window.toggled.push(e.target.checked));
+        window.dispatchEvent(new HashChangeEvent('hashchange')); }""")
+    page.wait_for_function("() => window.toggled.length > 0")   # material's close came
+    assert page.evaluate("() => document.getElementById('__search').checked"), "the search closed under the reader"
+    assert page.evaluate("() => document.activeElement.matches('input.md-search__input')")
+    page.keyboard.press("Escape")
+    assert not page.evaluate("() => document.getElementById('__search').checked")
+    assert field.input_value() == "Friedhof"
 
 
 def _measure(browser, url: str, viewport: dict, query: str, slowdown: int = 1) -> tuple[float, float, str]:
