@@ -396,6 +396,19 @@ def test_the_english_name_of_a_rule_finds_it_on_the_other_sites(page, base, lang
     page.wait_for_url(f"**/{lang}/rules/retrace.html")
 
 
+@pytest.mark.parametrize("lang, query, href", [
+    ("en", "retrase", "rules/retrace.html"),                # one letter changed
+    ("de", "dregde", "rules/dredge.html"),                  # two letters swapped
+    ("en", "Queens Agent", "cards/qu.html#queens-agent"),   # no apostrophe
+    ("fr", "Agent de la rein", "cards/qu.html#queens-agent"),   # the last word unfinished: a prefix, as before
+    ("en", "sirne lookout", "#siren-lookout"),  # a typo in a card's name
+])
+def test_typos_and_punctuation_are_forgiven(page, base, lang, query, href):
+    page.goto(f"{base}/{lang}/index.html")
+    found = find(page, query)
+    assert found and found[0]["href"].endswith(href), found[:3]
+
+
 def switch_keeps_the_place_and_the_query(tab, base: str, back_to: str) -> None:
     """A reader at 601.2f on the German page switches to French (and lands at 601.2f, in view),
     searches, closes the search and switches to `back_to`: the query comes along and is answered."""
