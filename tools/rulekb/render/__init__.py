@@ -40,8 +40,8 @@ from .markup import checked
 from .numbers import number_holders, number_pages
 from .root import offline_page, root_index
 from .rules import has_parallel_view, keyword_index, parallel_page, rule_index, rule_page
-from .search_aliases import search_aliases
 from .search import Today, language_files as search_language_files, shared_files as search_shared_files
+from .search_aliases import search_aliases
 
 __all__ = ["RenderedSite", "render_site", "render_pages", "paths"]
 
