@@ -396,6 +396,19 @@ def test_the_english_name_of_a_rule_finds_it_on_the_other_sites(page, base, lang
     page.wait_for_url(f"**/{lang}/rules/retrace.html")
 
 
+@pytest.mark.parametrize("lang, query, href", [
+    ("en", "retrase", "rules/retrace.html"),                # one letter changed
+    ("de", "dregde", "rules/dredge.html"),                  # two letters swapped
+    ("en", "Queens Agent", "cards/qu.html#queens-agent"),   # no apostrophe
+    ("fr", "Agent de la rein", "cards/qu.html#queens-agent"),   # the last word unfinished: a prefix, as before
+    ("en", "sirne lookout", "#siren-lookout"),  # a typo in a card's name
+])
+def test_typos_and_punctuation_are_forgiven(page, base, lang, query, href):
+    page.goto(f"{base}/{lang}/index.html")
+    found = find(page, query)
+    assert found and found[0]["href"].endswith(href), found[:3]
+
+
 def switch_keeps_the_place_and_the_query(tab, base: str, back_to: str) -> None:
     """A reader at 601.2f on the German page switches to French (and lands at 601.2f, in view),
     searches, closes the search and switches to `back_to`: the query comes along and is answered."""
@@ -407,6 +420,12 @@ def switch_keeps_the_place_and_the_query(tab, base: str, back_to: str) -> None:
                           " return r.top >= 0 && r.top < window.innerHeight; }")
     find(tab, "cimetière")
     tab.keyboard.press("Escape")   # the search closed, its query still typed
+    # (the menu's links carry the query once it is typed: the link is clicked once it does, and
+    # once the dialog is closed, which hides the menu while open)
+    tab.wait_for_function("""lang => !document.getElementById('__search').checked
+        && document.querySelector(`a.md-select__link[hreflang="${lang}"]`).getAttribute('href').includes('?q=cimeti%C3%A8re')""",
+                          arg=back_to)
+    assert tab.locator("input.md-search__input").input_value() == "cimetière"
     tab.locator(".md-header__option .md-select").hover()
     tab.locator(f'a.md-select__link[hreflang="{back_to}"]').click()
     tab.wait_for_url(f"**/{back_to}/rules/casting-spells.html?q=cimeti%C3%A8re#601.2f")
@@ -417,6 +436,27 @@ def switch_keeps_the_place_and_the_query(tab, base: str, back_to: str) -> None:
 
 def test_the_language_menu_keeps_the_place_and_the_query(page, base):
     switch_keeps_the_place_and_the_query(page, base, "de")
+
+
+def test_the_search_stays_open_while_its_field_has_the_focus(page, base):
+    """Material closes the search (a click on its toggle) 125 ms after a page opens at an anchor,
+    as the language menu's links do, and after each hashchange event: a reader who typed at once
+    kept the field but lost the dialog, and Escape in the closed dialog's field cleared the query
+    (the language menu then lost it: the flaky language-menu test). Here material's close comes
+    for sure: a hashchange event at the page's anchor (a navigation to an anchor would move the
+    focus itself)."""
+    page.goto(f"{base}/de/rules/casting-spells.html#601.2f")
+    field = open_search(page)
+    field.fill("Friedhof")
+    page.evaluate("""() => { window.toggled = [];
+        document.getElementById('__search').addEventListener('change', e => window.toggled.push(e.target.checked));
+        window.dispatchEvent(new HashChangeEvent('hashchange')); }""")
+    page.wait_for_function("() => window.toggled.length > 0")   # material's close came
+    assert page.evaluate("() => document.getElementById('__search').checked"), "the search closed under the reader"
+    assert page.evaluate("() => document.activeElement.matches('input.md-search__input')")
+    page.keyboard.press("Escape")
+    assert not page.evaluate("() => document.getElementById('__search').checked")
+    assert field.input_value() == "Friedhof"
 
 
 def _measure(browser, url: str, viewport: dict, query: str, slowdown: int = 1) -> tuple[float, float, str]:
@@ -550,10 +590,13 @@ def test_complete_a_rule_number_opens_its_subrule(browser, complete_base, lang, 
 @complete_site
 @pytest.mark.parametrize("lang, query, word", [("fr", "cimetiere", "cimetière"), ("de", "zuruckverfolgen", "Zurückverfolgen")])
 def test_complete_words_are_found_without_their_accents(browser, complete_base, lang, query, word):
+    """Without its accents a word finds what it finds with them (the first of "cimetière" is 404
+    Graveyard, untranslated: found by its French name, which its title does not show)."""
     with watched(browser, complete_base) as tab:
         tab.goto(f"{complete_base}/{lang}/index.html")
         found = find(tab, query)
-        assert found and all(word.casefold() in r["text"].casefold() for r in found[:3]), found[:3]
+        assert found and any(word.casefold() in r["text"].casefold() for r in found[:3]), found[:3]
+        assert found[:5] == find(tab, word)[:5]
 
 
 @complete_site
@@ -718,3 +761,31 @@ def test_axe_finds_no_serious_violation_with_the_phone_menu_open(browser, built,
         assert not any(report.values()), {path: found for path, found in report.items() if found}
     finally:
         context.close()
+
+
+@complete_site
+@pytest.mark.parametrize("lang, query, kind, shows", [
+    ("en", "retrase", "title", "Retrace"),            # a letter changed
+    ("de", "dregde", "title", "Ausgraben"),           # two letters swapped
+    ("en", "lighting bolt", "card", "Lightning Bolt"),  # a letter dropped
+    ("en", "Queens Agent", "card", "Queen's Agent"),  # no apostrophe
+    ("fr", "Queens Agent", "card", "Agent de la reine"),
+])
+def test_complete_typos_and_punctuation_are_forgiven(browser, complete_base, lang, query, kind, shows):
+    """The queries of issue 32.1 that found nothing: the thing meant comes first."""
+    with watched(browser, complete_base) as tab:
+        tab.goto(f"{complete_base}/{lang}/index.html")
+        found = find(tab, query)
+        assert found and found[0]["kind"] == kind and shows in found[0]["text"], found[:3]
+
+
+@complete_site
+@pytest.mark.parametrize("lang, query, number", [("en", "mana value", "202.3"), ("fr", "cimetière", "404"),
+                                                 ("de", "Friedhof", "404")])
+def test_complete_the_rule_that_defines_a_term_comes_first(browser, complete_base, lang, query, number):
+    """"mana value" put the glossary first and 202.3 fourth or fifth; "cimetière" never showed 404
+    Graveyard: the rule a term leads to (the glossary's "See rule", the termbase's terms) first."""
+    with watched(browser, complete_base) as tab:
+        tab.goto(f"{complete_base}/{lang}/index.html")
+        found = find(tab, query)
+        assert found and found[0]["text"].split(maxsplit=2)[1] == number, found[:3]

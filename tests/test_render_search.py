@@ -9,6 +9,8 @@ import shutil
 
 import pytest
 
+import sitebuild
+
 from rulekb.render import search
 from rulekb.render.numbers import number_holders
 from test_render import render_tree
@@ -34,7 +36,8 @@ def part(site, path: str):
 def rule(part_data, rule_id: str) -> dict:
     rid, number, today, title, title_lang, aliases, units = next(r for r in part_data["rules"] if r[0] == rule_id)
     return {"number": number, "today": today, "title": title, "title_lang": title_lang, "aliases": aliases,
-            "units": {anchor: (kind, text, lang) for kind, anchor, text, lang in units}}
+            "units": {anchor: (kind, text, lang) for kind, anchor, text, lang, _names in units},
+            "names": {anchor: names for _kind, anchor, _text, _lang, names in units}}
 
 
 def test_every_language_has_its_part_and_the_shared_parts_are_once(seeds):
@@ -164,3 +167,39 @@ def test_the_parts_are_deterministic_and_decode():
     assert search.decode(script) == data
     with pytest.raises(ValueError):
         search.decode("var x = 1;")
+
+
+def _named(part_data, number: str) -> list[str]:
+    """The names the index gives to the rule or subrule numbered `number` today (a rule's title too)."""
+    for _id, num, today, title, _lang, aliases, units in part_data["rules"]:
+        if number in (num, today):
+            return [title, *aliases]
+        for _kind, anchor, _text, _ulang, names in units:
+            if anchor == number or (today and today + anchor[len(num):] == number):
+                return names
+    raise AssertionError(f"no rule or subrule {number} in the index")
+
+
+def test_a_term_leads_to_the_rule_that_defines_it_in_every_language(releases):
+    """The glossary's "Mana Value … See rule 202.3." names 202.3; the termbase's graveyard (a
+    glossary concept) gives 404 Graveyard its German and French terms, on every site."""
+    site, kb = releases
+    for lang in kb.language_codes:
+        rules = part(site, f"{lang}/search/rules.js")
+        assert "Mana Value" in _named(rules, "202.3"), lang
+        assert {"Graveyard", "Friedhof", "cimetière"} <= set(_named(rules, "404")), lang
+
+
+def test_more_aliases_plug_in_as_records(releases):
+    """The official names of another source are records handed to search_aliases: each lands
+    under its number, after the glossary's and the termbase's, once per name."""
+    from rulekb.render.search_aliases import SearchAlias, search_aliases
+    from rulekb.termbase import load_termbase
+    _site, kb = releases
+    termbase = load_termbase(sitebuild.ROOT)
+    extra = [SearchAlias("Manabetrag", "de", "202.3", "official: test"),
+             SearchAlias("Mana Value", "en", "202.3", "official: test")]
+    found = search_aliases(kb, termbase, extra)
+    assert [a.text for a in found["202.3"]].count("Mana Value") == 1
+    assert found["202.3"][-1] == extra[0]
+    assert "cimetière" in [a.text for a in found["404"]]

@@ -41,6 +41,7 @@ from .numbers import number_holders, number_pages
 from .root import offline_page, root_index
 from .rules import has_parallel_view, keyword_index, parallel_page, rule_index, rule_page
 from .search import Today, language_files as search_language_files, shared_files as search_shared_files
+from .search_aliases import search_aliases
 
 __all__ = ["RenderedSite", "render_site", "render_pages", "with_status", "paths"]
 
@@ -130,7 +131,7 @@ def _render_site(linked: LinkedKB, uis: Mapping[str, UI], termbase, status, cont
         for c in contexts.values():
             files.update(number_pages(c, holders))
     with maybe(clock, Part.SEARCH):
-        today = Today.of(kb, holders)
+        today = Today.of(kb, holders, search_aliases(kb, shared.termbase))
         files.update(search_shared_files(shared, today))
         for c in contexts.values():
             files.update(search_language_files(c, today))

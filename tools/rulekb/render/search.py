@@ -45,9 +45,10 @@ from ..models import KnowledgeBase, Rule, Unit
 from .context import Lang, Shared
 from .numbers import Holder
 from .paths import CardPages, html_path
+from .search_aliases import SearchAlias
 from .text import State
 
-FORMAT = 2                        # the shape of the parts; the worker refuses another (2: a card's link)
+FORMAT = 3                        # the shape of the parts; the worker refuses another (3: a unit's names)
 FOLDER = "search"
 RULES_PART = f"{FOLDER}/rules.js"       # in each language's site
 CARDS_PART = f"{FOLDER}/cards.js"       # at the site root, for every language
@@ -64,9 +65,11 @@ class Today:
 
     rules: frozenset[str]          # rule ids
     former: tuple[str, ...]        # in rule-number order
+    aliases: Mapping[str, tuple[SearchAlias, ...]]   # by the number they lead to (search_aliases)
 
     @classmethod
-    def of(cls, kb: KnowledgeBase, holders: Mapping[str, Sequence[Holder]]) -> "Today":
+    def of(cls, kb: KnowledgeBase, holders: Mapping[str, Sequence[Holder]],
+           aliases: Mapping[str, tuple[SearchAlias, ...]]) -> "Today":
         newest = kb.releases[-1].date if kb.releases else None
         rules = [r for r in kb.rules if newest is None or not r.releases or newest in r.releases]
         placed: dict[str, tuple[str, str]] = {}   # a number the index leads to -> (rule id, anchor)
@@ -75,7 +78,7 @@ class Today:
                 placed.setdefault(number, (rule.id, anchor))
         former = tuple(number for number, found in holders.items()
                        if any((h.rule.id, h.anchor) != placed.get(number) for h in found))
-        return cls(frozenset(r.id for r in rules), former)
+        return cls(frozenset(r.id for r in rules), former, aliases)
 
 
 def numbers_of(rule: Rule) -> list[tuple[str, str]]:
@@ -105,18 +108,26 @@ def decode(script: str) -> Any:
     return json.loads(gzip.decompress(base64.b64decode(packed.split('"', 1)[0])))
 
 
-def _unit(c: Lang, kind: str, anchor: str, unit: Unit | None) -> list[str] | None:
-    """[kind, anchor, text, language of the text ("" for the page's own)]; None without text."""
+def _unit(c: Lang, kind: str, anchor: str, unit: Unit | None, names: Sequence[str] = ()) -> list[Any] | None:
+    """[kind, anchor, text, language of the text ("" for the page's own), names (a subrule's:
+    the terms it defines, `search_aliases`)]; None without text."""
     if unit is None:
         return None
     shown = c.choose(unit)
     if shown.variant is None or shown.state is State.MISSING:
         return None
-    return [kind, anchor, " ".join(shown.variant.text.split()), "" if shown.lang == c.lang else shown.lang or ""]
+    return [kind, anchor, " ".join(shown.variant.text.split()), "" if shown.lang == c.lang else shown.lang or "",
+            list(names)]
 
 
-def _aliases(c: Lang, rule: Rule) -> list[str]:
-    """The rule's titles in the other languages and the termbase's forms of its name here."""
+def _names(today: Today, number: str, shown: str = "") -> list[str]:
+    """The aliases that lead to a number today, the shown title aside."""
+    return [alias.text for alias in today.aliases.get(number, ()) if alias.text != shown]
+
+
+def _aliases(c: Lang, rule: Rule, today: Today) -> list[str]:
+    """The rule's titles in the other languages, the termbase's forms of its name here, and the
+    names that lead to its number (`search_aliases`)."""
     out: list[str] = []
     shown = c.titles.get(rule.id, "")
     if rule.title is not None:
@@ -131,21 +142,22 @@ def _aliases(c: Lang, rule: Rule) -> list[str]:
                 for form in term.forms:
                     if form != shown and form not in out:
                         out.append(form)
-    return out
+    return out + [name for name in _names(today, rule.current_number, shown) if name not in out]
 
 
-def rule_entry(c: Lang, rule: Rule) -> list[Any]:
+def rule_entry(c: Lang, rule: Rule, today: Today) -> list[Any]:
     """[id, number, its number today where it was renumbered since (else ""), title, language
     of the title ("" for the page's), aliases, units]: a rule as its page in this language shows
     it today."""
     title = c.title_shown.get(rule.id)
     title_lang = "" if title is None or title.lang in (None, c.lang) else title.lang
     units = [_unit(c, "u", "summary", rule.summary), _unit(c, "t", rule.number, rule.text)]
-    units += [_unit(c, "s", sub.number, sub.unit) for sub in rule.subrules]
+    units += [_unit(c, "s", sub.number, sub.unit, _names(today, rule.current_number + sub.letter))
+              for sub in rule.subrules]
     units += [_unit(c, "n", note.id.rsplit(".", 1)[1], note) for note in rule.notes]
     units += [_unit(c, "r", ruling.id, ruling.unit) for ruling in c.shared.rulings_by_mechanic.get(rule.id, ())]
-    today = rule.current_number if rule.current_number != rule.number else ""
-    return [rule.id, rule.number, today, c.titles.get(rule.id, ""), title_lang, _aliases(c, rule),
+    number = rule.current_number if rule.current_number != rule.number else ""
+    return [rule.id, rule.number, number, c.titles.get(rule.id, ""), title_lang, _aliases(c, rule, today),
             [u for u in units if u is not None]]
 
 
@@ -162,7 +174,7 @@ def glossary_entries(c: Lang) -> list[list[Any]]:
 
 def rules_part(c: Lang, today: Today) -> str:
     """The rules in force and the glossary, in this language (``<lang>/search/rules.js``)."""
-    rules = [rule_entry(c, rule) for rule in c.kb.rules if rule.id in today.rules]
+    rules = [rule_entry(c, rule, today) for rule in c.kb.rules if rule.id in today.rules]
     return encode("rules", {"lang": c.lang, "rules": rules, "glossary": glossary_entries(c)})
 
 

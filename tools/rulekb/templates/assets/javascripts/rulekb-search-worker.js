@@ -12,10 +12,15 @@
 
    Matching: the query and the texts are folded (case, accents, ß/æ/œ; in German "ae"/"oe"/"ue"
    also match ä/ö/ü), split into words; every word of the query must begin a word of the text
-   (the last may be unfinished), rule numbers are words ("702.81" begins "702.81a"). Ranking: a
-   rule number typed exactly, then a name (card, rule title in any language, glossary term) that
-   is the query, starts with it or holds all its words, then texts holding the words as a phrase,
-   then the rest; kinds break ties (rules before rulings). */
+   (the last may be unfinished), rule numbers are words ("702.81" begins "702.81a"). A name is
+   also found without its apostrophes ("Queens Agent"). Typos: when no name holds every word of
+   the query, a word of five letters or more also matches the words of the names and the rules'
+   texts one edit away (two from eight letters on; an edit: a letter added, dropped, changed, or
+   two neighbours swapped: "retrase", "dregde", "lighting bolt"), ranked below exact matches.
+   Ranking: a rule number typed exactly, then a name (card, rule title in any language, a term a
+   rule defines, glossary term) that is the query — the rule that defines a term before the
+   glossary's entry — starts with it or holds all its words, then texts holding the words as a
+   phrase, then the rest; kinds break ties (rules before rulings). */
 (function (self_) {
   "use strict";
   /* The whole engine is one function: a worker runs it at once; a page keeps it, to run it there
@@ -23,7 +28,7 @@
      can import no file: `rulekbSearchEngineCode.toString()`). */
   function engine(scope) {
     "use strict";
-    var FORMAT = 2;
+    var FORMAT = 3;
     var MAX_RESULTS = 30;
     var WEIGHT = { title: 30, card: 28, glossary: 24, t: 12, s: 12, u: 10, n: 8, r: 6, former: 4 };
 
@@ -49,6 +54,7 @@
     var WORD = /[\p{L}\p{N}]+(?:\.[\p{L}\p{N}]+)*/gu;
     var LINE_BREAKS = /[\t\n\r]+/g;
     var NUMBER = /^\d{1,3}(?:\.\d+[a-z]?)?$/;
+    var APOSTROPHES = /['’‘ʼ]/g;
 
     function fold(text) {
       return text.replace(SPECIAL, function (c) { return CHAR_FOLD[c]; })
@@ -98,12 +104,72 @@
       }
       append(NAMES, waiting.map(function (d) {
         var names = d.names.slice();
+        d.names.forEach(function (n) { if (APOSTROPHES.test(n)) names.push(n.replace(APOSTROPHES, "")); });
         if (d.label) names.push(d.label);
         if (d.today) names.push(d.today);
         return names.map(line).join("\t");
       }));
       append(TEXT, waiting.map(function (d) { return line(d.text); }));
+      if (!waiting.some(function (d) { return d.kind === "r" && !d.rule; })) VOCABULARY.upTo = TEXT.text.length;
       waiting = [];
+    }
+
+    /* The words that a typo may stand for: those of the names and of the rules' texts (the
+       rulings of cards aside: 2 MB of text), by length, read when a query first needs them and
+       then as parts come in (where each field was read up to). */
+    var VOCABULARY = { byLength: [], known: new Set(), read: [0, 0], upTo: 0 };
+    function vocabulary() {
+      [NAMES, TEXT].forEach(function (field, i) {
+        var end = i === 0 ? field.text.length : VOCABULARY.upTo;
+        if (VOCABULARY.read[i] >= end) return;
+        var re = /[\p{L}]{4,}/gu, m, chunk = field.text.slice(VOCABULARY.read[i], end);
+        while ((m = re.exec(chunk)) !== null) {
+          var w = m[0];
+          if (VOCABULARY.known.has(w)) continue;
+          VOCABULARY.known.add(w);
+          (VOCABULARY.byLength[w.length] = VOCABULARY.byLength[w.length] || []).push(w);
+        }
+        VOCABULARY.read[i] = end;
+      });
+      return VOCABULARY;
+    }
+
+    /* The edits between two words, up to `most` (more: most + 1): insertions, deletions,
+       substitutions and swaps of neighbours (optimal string alignment). */
+    function edits(a, b, most) {
+      if (Math.abs(a.length - b.length) > most) return most + 1;
+      var prev2 = null, prev = [], cur;
+      for (var j = 0; j <= b.length; j++) prev.push(j);
+      for (var i = 1; i <= a.length; i++) {
+        cur = [i];
+        var best = i;
+        for (var k = 1; k <= b.length; k++) {
+          var cost = a[i - 1] === b[k - 1] ? 0 : 1;
+          var v = Math.min(prev[k] + 1, cur[k - 1] + 1, prev[k - 1] + cost);
+          if (prev2 && i > 1 && k > 1 && a[i - 1] === b[k - 2] && a[i - 2] === b[k - 1]) v = Math.min(v, prev2[k - 2] + 1);
+          cur.push(v);
+          if (v < best) best = v;
+        }
+        if (best > most) return most + 1;
+        prev2 = prev; prev = cur;
+      }
+      return prev[b.length];
+    }
+
+    var MAX_TYPOS = 40;     // the words a typo may stand for, the nearest first
+    /* The words a query word may be a typo of: 1 edit from 5 letters on, 2 from 8. */
+    function typos(word) {
+      if (word.length < 5 || !/^\p{L}+$/u.test(word)) return [];
+      var most = word.length >= 8 ? 2 : 1, v = vocabulary(), found = [];
+      for (var len = word.length - most; len <= word.length + most; len++) {
+        (v.byLength[len] || []).forEach(function (w) {
+          if (w === word) return;
+          var d = edits(word, w, most);
+          if (d <= most) found.push([d, w]);
+        });
+      }
+      found.sort(function (a, b) { return a[0] - b[0] || (a[1] < b[1] ? -1 : 1); });
+      return found.slice(0, MAX_TYPOS).map(function (f) { return f[1]; });
     }
 
     function lineOf(field, doc) {
@@ -120,15 +186,20 @@
     var SPECIALS = /[.*+?^${}()|[\]\\]/g;
 
     /* the docs with a word that begins with `prefix`, with flags: 1 in the text, 2 in a name, 4 a
-       whole word */
-    function lookup(prefix, found) {
-      var re = new RegExp("(?<![\\p{L}\\p{N}])" + prefix.replace(SPECIALS, "\\$&") + "(?=([\\p{L}\\p{N}]?))", "gu");
+       whole word; `whole` (a list of words): the docs with one of these as a whole word, flagged
+       8 (a typo's match) besides */
+    function lookup(prefix, found, whole) {
+      var body = whole ? "(?:" + whole.map(function (w) { return w.replace(SPECIALS, "\\$&"); }).join("|") + ")(?![\\p{L}\\p{N}])"
+        : prefix.replace(SPECIALS, "\\$&");
+      var re = new RegExp("(?<![\\p{L}\\p{N}])" + body + "(?=([\\p{L}\\p{N}]?))", "gu");
       [[NAMES, 2], [TEXT, 1]].forEach(function (pair) {
         var field = pair[0], flag = pair[1], m;
         re.lastIndex = 0;
         while ((m = re.exec(field.text)) !== null) {
-          var doc = docAt(field.starts, m.index);
-          found.set(doc, (found.get(doc) || 0) | flag | (m[1] === "" ? 4 : 0));
+          var doc = docAt(field.starts, m.index), before = found.get(doc) || 0;
+          var add = flag | (m[1] === "" ? 4 : 0) | (whole ? 8 : 0);
+          if (whole && (before & ~8)) add = 0;          // found as typed: not a typo's match
+          found.set(doc, before | add);
         }
       });
       return found;
@@ -140,12 +211,13 @@
         var id = r[0], number = r[1], today = r[2], title = r[3], titleLang = r[4], aliases = r[5], units = r[6];
         var page = "rules/" + id + ".html";
         addDoc({ kind: "title", url: page, label: number, today: today, title: title, names: [title].concat(aliases),
-                 text: "", lang: titleLang, rule: number });
+                 defines: true, text: "", lang: titleLang, rule: number });
         units.forEach(function (u) {
           var numbered = u[0] === "t" || u[0] === "s";
           addDoc({ kind: u[0], url: page + "#" + u[1], label: numbered ? u[1] : "",
                    today: numbered && today ? today + u[1].slice(number.length) : "",
-                   anchor: u[1], title: title, names: [], text: u[2], lang: u[3], rule: number });
+                   anchor: u[1], title: title, names: u[4], defines: u[4].length > 0, text: u[2], lang: u[3],
+                   rule: number });
         });
       });
       data.glossary.forEach(function (g) {
@@ -186,11 +258,27 @@
 
     // ------------------------------------------------------------------ a query
 
-    function score(doc, f, terms, flags, phrase, number) {
-      var s = WEIGHT[doc.kind] || 0;
+    /* a name whose words are the query's, each as typed or one of its typos: 2; a name that
+       starts with them: 1; else 0 */
+    function typoName(name, alts) {
+      var ws = words(name);
+      if (ws.length < alts.length) return 0;
+      for (var i = 0; i < alts.length; i++) if (alts[i].indexOf(ws[i]) < 0) return 0;
+      return ws.length === alts.length ? 2 : 1;
+    }
+
+    function score(doc, f, terms, flags, phrase, number, alts) {
+      var s = WEIGHT[doc.kind] || 0, typo = false;
       for (var i = 0; i < terms.length; i++) {
         var fl = flags[i].get(doc.order);
+        if (fl & 8) { typo = true; s -= 8; }
         if (fl & 2) s += fl & 4 ? 20 : 12; else s += fl & 4 ? 4 : 2;
+      }
+      if (typo) {
+        for (var t = 0; t < f.names.length; t++) {
+          var hit = typoName(f.names[t], alts);
+          if (hit) { s += hit === 2 ? 250 : 100; break; }
+        }
       }
       if (number) {
         var label = doc.today && doc.today.lastIndexOf(number, 0) === 0 ? doc.today : doc.label;
@@ -199,7 +287,7 @@
       }
       for (var k = 0; k < f.names.length; k++) {
         var name = f.names[k];
-        if (name === phrase) { s += 300; break; }
+        if (name === phrase) { s += doc.defines ? 340 : 300; break; }   // a rule that defines it, before the glossary
         if (name.lastIndexOf(phrase, 0) === 0) { s += 120; break; }
         if (name.indexOf(phrase) >= 0) { s += 60; break; }
       }
@@ -241,6 +329,17 @@
       return out;
     }
 
+    /* the docs that every word finds */
+    function matching(flags) {
+      var order = flags.map(function (_, i) { return i; }).sort(function (a, b) { return flags[a].size - flags[b].size; });
+      var found = [];
+      flags[order[0]].forEach(function (_, doc) {
+        for (var i = 1; i < order.length; i++) if (!flags[order[i]].has(doc)) return;
+        found.push(doc);
+      });
+      return found;
+    }
+
     function query(q) {
       var phraseFolded = fold(q).trim();
       var terms = words(phraseFolded);
@@ -253,15 +352,22 @@
         list.forEach(function (t) { lookup(t, merged); });
         return merged;
       });
-      var order = flags.map(function (_, i) { return i; }).sort(function (a, b) { return flags[a].size - flags[b].size; });
-      var found = [];
-      flags[order[0]].forEach(function (_, doc) {
-        for (var i = 1; i < order.length; i++) if (!flags[order[i]].has(doc)) return;
-        found.push(doc);
-      });
+      var found = matching(flags);
+      /* no name holds every word: the words may hold typos */
+      if (!number && !found.some(function (doc) { return flags.every(function (fl) { return fl.get(doc) & 2; }); })) {
+        var fuzzy = false;
+        terms.forEach(function (t, i) {
+          var near = typos(t).filter(function (w) { return alts[i].indexOf(w) < 0; });
+          if (!near.length) return;
+          fuzzy = true;
+          lookup(null, flags[i], near);
+          alts[i] = alts[i].concat(near);
+        });
+        if (fuzzy) found = matching(flags);
+      }
       var scored = found.map(function (id) {
         var f = { names: lineOf(NAMES, id).split("\t"), text: lineOf(TEXT, id) };
-        return [score(docs[id], f, terms, flags, phrase, number), id];
+        return [score(docs[id], f, terms, flags, phrase, number, alts), id];
       });
       scored.sort(function (a, b) { return b[0] - a[0] || a[1] - b[1]; });
       var results = scored.slice(0, MAX_RESULTS).map(function (sd) {

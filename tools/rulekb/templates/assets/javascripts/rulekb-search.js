@@ -180,12 +180,17 @@
     start();
   }
   function close() {
-    toggle.checked = false;
     input.blur();
+    toggle.checked = false;
   }
 
+  /* The dialog stays open while its field has the focus: material closes it (a click on its
+     toggle) 125 ms after the page opens at an anchor or the anchor changes, which would close the
+     search under a reader who typed at once (and Escape in a closed dialog's field would clear
+     the query). Closing it on purpose (`close`, the overlay, the back arrow) moves the focus first. */
   toggle.addEventListener("change", function () {
     if (toggle.checked) { start(); setTimeout(function () { input.focus(); }, 0); }
+    else if (document.activeElement === input) toggle.checked = true;
   });
   input.addEventListener("focus", open);
   input.addEventListener("input", function () { ask(input.value); });
@@ -202,6 +207,8 @@
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     var inField = /^(INPUT|TEXTAREA|SELECT)$/.test((document.activeElement || {}).tagName || "");
     if (!toggle.checked) {
+      /* (Escape in a search field clears it: the query would be lost) */
+      if (event.key === "Escape" && document.activeElement === input) { event.preventDefault(); close(); return; }
       if (!inField && (event.key === "/" || event.key === "s" || event.key === "f")) {
         event.preventDefault();
         open();
