@@ -49,7 +49,7 @@ def test_a_mined_keyword_name_and_reminder_are_what_their_source_card_prints(key
     if name.reminder:
         r = name.reminder
         card, printed = _printing(r.source.set_code, r.source.number, name.lang)
-        assert f"({r.text})" in printed
+        assert r.text in printed   # (the miner strips the blanks a card prints inside the parentheses)
         assert r.first <= r.last and all(e.text != r.text for e in r.earlier)
 
 
@@ -101,7 +101,7 @@ def test_keyword_lines_on_a_set_file_give_names_printed_on_the_line_of_the_keywo
 @pytest.mark.parametrize("phrases,prefix", [
     (["Affinität zu Artefakten", "Affinität zu Kleriker"], "Affinität zu"),
     (["Schutz vor Rot", "Schutz vor Schwarz"], "Schutz vor"),
-    (["Erwecken 3 — {5}", "Erwecken 4 — {6}"], "Erwecken …"),
+    (["Erwecken 3 — {5}", "Erwecken 4 — {6}"], None),   # a number follows the name: no words of a parameter
     (["Vol", "Vol"], None),
     (["Eins", "Zwei"], None),
 ])
