@@ -71,6 +71,8 @@ CACHES: tuple[Cache, ...] = (
     Cache("ui-catalogs", "a translations/ui/<lang>.po file's bytes and language", "the catalog compiled (.mo)"),
     Cache("phraseology", "translations/phraseology.yaml's bytes and the project's languages",
           "the official phraseology parsed"),
+    Cache("official", "translations/official.yaml's bytes and the project's languages",
+          "the official keyword names and game terms parsed"),
     Cache("templates", "a template's name and source", "the template compiled by Jinja2"),
     Cache("language-model", "py3langid's model file", "the model's arrays, uncompressed"),
     Cache("checks", "every data, termbase, waiver and catalog file's bytes, the profile and languages",

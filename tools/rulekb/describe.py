@@ -15,21 +15,28 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from .i18n import UI, N_
 from .link import Lookup
 from .numbering import Span, number_holders
 from .models import SOURCE_LANGUAGE, KnowledgeBase, Rule, Unit, english_hash
+from .official import Official
 from .releases import Meaning, english_at, explain, units_in
 
-__all__ = ["rule_lines", "before_lines", "history_lines", "unit_lines", "ruling_link_lines", "release_lines"]
+__all__ = ["rule_lines", "before_lines", "history_lines", "unit_lines", "ruling_link_lines", "release_lines",
+           "official_lines"]
 
 
-def rule_lines(found: Lookup, langs: Sequence[str], kb: KnowledgeBase) -> list[str]:
-    """How a number was found, the rule (title in the first language, id, number today) and its
-    units' texts (only the subrule's when the number is a subrule's)."""
+def rule_lines(found: Lookup, langs: Sequence[str], kb: KnowledgeBase,
+               official: Official | None = None, ui: UI | None = None) -> list[str]:
+    """How a number was found, the rule (title in the first language, else English; id, number
+    today), for a keyword rule in German or French what the cards print (`official_lines`) and
+    its units' texts (only the subrule's when the number is a subrule's)."""
     rule = found.target.rule
     name = f" {_title(rule, langs[0])}" if rule.title else ""
     lines = [found.explain(), f"rule {rule.number}{name} (id {rule.id}; number today: {rule.current_number})"]
     lines += before_lines(found, kb)
+    if official is not None and ui is not None and len(langs) == 1:
+        lines += official_lines(rule.current_number, langs[0], official, ui)
     lines += history_lines(rule)
     units = [found.target.subrule.unit] if found.target.subrule else list(rule.units)
     for unit in units:
@@ -160,3 +167,30 @@ def release_lines(kb: KnowledgeBase, ref: str, release: str,
             lines.append(f"      source: {variant.source}; status: {variant.status.value}; {made_from}; "
                          f"{variant.pos.file}:{variant.pos.line}")
     return lines, meaning
+
+
+ON_CARDS = N_("On German cards")          # the box's heading per language (msgid per language: the
+ON_CARDS_FR = N_("On French cards")       # catalogs give "Auf deutschen Karten", "Sur les cartes en français")
+CARD_TEXT = N_("Card text as printed, not a translation of the rule")
+EARLIER = N_("Earlier wordings")
+
+
+def official_lines(number: str, lang: str, official: Official, ui: UI) -> list[str]:
+    """The box "Auf deutschen Karten" / "Sur les cartes en français" of a keyword rule in `lang`:
+    the official name, the reminder text of the newest printing (card, set, date) and the earlier
+    wordings with their dates; nothing for another rule or language."""
+    keyword = official.keyword(number)
+    name = keyword.name(lang) if keyword else None
+    if keyword is None or name is None:
+        return []
+    box = ON_CARDS if lang == "de" else ON_CARDS_FR
+    heading = ui._(box)
+    lines = [f"{heading}: {name.display} ({keyword.english}) — {name.source.label()}"]
+    if name.reminder:
+        r = name.reminder
+        lines += [f"  {ui._(CARD_TEXT)}:", f"  ({r.text})", f"      {r.source.label()}; {r.first} … {r.last}"]
+        if r.earlier:
+            lines.append(f"  {ui._(EARLIER)}:")
+            lines += [f"    {e.first} … {e.last}: ({e.text}) — {e.source.label()}" for e in r.earlier]
+    lines += [f"  {h.first} … {h.last}: {h.text} — {h.source.label()}" for h in name.history]
+    return lines

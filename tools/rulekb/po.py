@@ -46,6 +46,7 @@ from . import __version__, yamledit
 from .diagnostics import DataError, Problem, did_you_mean
 from .load import SourceFile, load_files, parse_text
 from .models import SOURCE_LANGUAGE, KnowledgeBase, Language, Rule, Status, Unit, UnitKind, Variant, english_hash
+from .official import Official
 from .schema import LANG_CODE
 from .validate import build_knowledge_base
 
@@ -251,9 +252,29 @@ def default_part_catalog(lang: str, part: str | None, set_code: str | None) -> s
     return default_catalog(lang)
 
 
-def export(kb: KnowledgeBase, code: str, part: str | None = None, set_code: str | None = None) -> Export:
+def official_comments(official: Official | None, english: str, lang: str) -> list[str]:
+    """The official names, reminder texts and game terms in `lang` of what an English text uses,
+    as cards print them (`rulekb.official`), for the translator's comments."""
+    if official is None:
+        return []
+    lines = []
+    for k in official.keywords_in(english, lang):
+        name = k.name(lang)
+        lines.append(f"official {lang} name of {k.english} ({k.rule}): {name.display} — {name.source.label()}")
+        if name.reminder:
+            lines.append(f"official {lang} reminder text of {k.english}: ({name.reminder.text}) — {name.reminder.source.label()}")
+    for t in official.terms_in(english, lang):
+        n = t.name(lang)
+        old = "".join(f"; until {h.last[:4]}: {h.text}" for h in n.history)
+        lines.append(f"official {lang} term of '{t.english}': {n.term} — {n.source.label()}{old}")
+    return lines
+
+
+def export(kb: KnowledgeBase, code: str, part: str | None = None, set_code: str | None = None,
+           official: Official | None = None) -> Export:
     """The catalog of language `code` as bytes, with what went into it: every unit, or those of
-    a part or a set (`units_of`)."""
+    a part or a set (`units_of`); with `official`, each entry's comments give the official names,
+    reminder texts and game terms its English uses (`official_comments`)."""
     language = _language(kb, code)
     if code == SOURCE_LANGUAGE:
         raise DataError([Problem("translations/languages.yaml", 1, 1,
@@ -277,7 +298,8 @@ def export(kb: KnowledgeBase, code: str, part: str | None = None, set_code: str 
     for e in entries:
         message = catalog.add(e.english.text, e.translation.text if e.translation else "",
                               locations=[(e.unit.pos.file, e.unit.pos.line)],
-                              auto_comments=_comments(kb, e, code, contexts[e.unit.id]), context=e.unit.id)
+                              auto_comments=_comments(kb, e, code, contexts[e.unit.id])
+                              + official_comments(official, e.english.text, code), context=e.unit.id)
         # Babel guesses python-format / python-brace-format flags from '%' and '{X}'; rule texts
         # are no format strings ({X} is a mana symbol), so the entry gets exactly its own flags.
         message.flags = {"fuzzy"} if e.fuzzy_reason else set()

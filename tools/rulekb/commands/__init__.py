@@ -32,7 +32,7 @@ from typing import Sequence
 from .. import __version__
 from ..diagnostics import DataError
 from ..exitcodes import Exit
-from . import build, card, changes, check, diff, hash, importing, lang, phrases, po, show, validate
+from . import build, card, changes, check, diff, hash, importing, lang, official, phrases, po, show, validate
 from .common import Command, Failure
 
 __all__ = ["COMMANDS", "Command", "Failure", "main", "parser"]
@@ -51,6 +51,7 @@ COMMANDS: tuple[Command, ...] = (
     build.SERVE,
     importing.COMMAND,
     phrases.COMMAND,
+    official.COMMAND,
 )
 
 

@@ -46,7 +46,8 @@ def export(args: argparse.Namespace) -> Exit:
     from ..knowledge import load_knowledge_base
     root = project_root(args)
     kb = load_knowledge_base(root)
-    result = po.export(kb, args.lang, args.part, args.set_code)
+    from ..official import load_official
+    result = po.export(kb, args.lang, args.part, args.set_code, load_official(root, kb.language_codes))
     to_stdout = args.output == "-"
     out = Path(args.output) if args.output else root / po.default_part_catalog(args.lang, args.part, args.set_code)
     if not to_stdout:

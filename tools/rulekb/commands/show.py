@@ -14,11 +14,13 @@ from .common import Command, Failure, project_root
 if TYPE_CHECKING:
     from ..models import KnowledgeBase
 
-NOT_A_NUMBER = "'{ref}' is not a rule number; write it like 702.78 or 702.78a"
+NOT_A_NUMBER = ("'{ref}' is neither a rule number nor a keyword's name; write a number like 702.78 or 702.78a, "
+                "or a keyword as English, German or French cards print it (Retrace, Zurückverfolgen, Pistage)")
 
 
 def arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("ref", help="a rule or subrule number, old or current (e.g. 702.78a, 702.81a)")
+    p.add_argument("ref", help="a rule or subrule number, old or current (e.g. 702.78a, 702.81a), or a keyword's "
+                               "name in English, German or French (Retrace, Zurückverfolgen, Pistage)")
     group = p.add_mutually_exclusive_group()
     group.add_argument("--lang", help="the language to show (default: en)")
     group.add_argument("--all-languages", action="store_true", help="show every language side by side")
@@ -41,9 +43,15 @@ def run(args: argparse.Namespace) -> Exit:
     from ..link import link
     from ..refs import is_rule_number
     from ..knowledge import load_knowledge_base
-    kb = load_knowledge_base(project_root(args))
+    from ..official import load_official
+    root = project_root(args)
+    kb = load_knowledge_base(root)
+    official = load_official(root, kb.language_codes)
     if not is_rule_number(args.ref):
-        raise Failure(NOT_A_NUMBER.format(ref=args.ref))
+        keyword = official.find_keyword(args.ref)
+        if keyword is None:
+            raise Failure(NOT_A_NUMBER.format(ref=args.ref))
+        args.ref = keyword.rule
     if args.release:
         from ..releases import valid_release
         if not valid_release(args.release):
@@ -56,7 +64,10 @@ def run(args: argparse.Namespace) -> Exit:
     if found is None:
         numbers = ", ".join(sorted({r.number for r in kb.rules} | {h.number for r in kb.rules for h in r.history}))
         raise Failure(f"no rule {args.ref} in this knowledge base (numbers known: {numbers})")
-    print("\n".join(rule_lines(found, languages(kb, args), kb)))
+    from ..i18n import load_ui
+    langs = languages(kb, args)
+    language = next(lang for lang in kb.languages if lang.code == langs[0])
+    print("\n".join(rule_lines(found, langs, kb, official, load_ui(root, language))))
     return Exit.OK
 
 

@@ -1,0 +1,149 @@
+"""The official names and terms (rulekb.official, read from translations/official.yaml) and their
+miner (rulekb.importers.official, rulekb.importers.termalign): the committed file checked against
+the card files it was mined from (a sample of its entries, read again from the set files), the
+loader's errors, and the box `rulekb show --lang` prints."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, SHARED
+from rulekb.describe import official_lines
+from rulekb.diagnostics import DataError
+from rulekb.i18n import load_ui
+from rulekb.importers.mtgjson import read_bytes, read_set
+from rulekb.importers.termalign import keyword_lines, shared_prefix
+from rulekb.knowledge import load_knowledge_base
+from rulekb.official import OFFICIAL_FILE, official_from
+
+SETS = SHARED / "data" / "mtgjson" / "sets"
+LANGUAGES = {"German": "de", "French": "fr"}
+OFFICIAL = official_from((ROOT / OFFICIAL_FILE).read_bytes(), OFFICIAL_FILE, ("en", "de", "fr"))
+# a sample of the mined keyword names: every fifth of each language
+SAMPLE = [(k, n) for lang in OFFICIAL.languages
+          for k, n in [(k, k.name(lang)) for k in OFFICIAL.keywords if k.name(lang)][::5]]
+
+
+def _printing(set_code: str, number: str, lang: str):
+    path = next(SETS.glob(f"{set_code}.json*"), None) or next(SETS.glob(f"{set_code}_.json*"), None)
+    if path is None:
+        pytest.skip(f"no set file {set_code} under {SETS}")
+    found = read_set(read_bytes(path), str(path), LANGUAGES)
+    card = next(c for c in found.cards if c.set_code == set_code and c.number == number)
+    return card, next(text for code, _name, text in card.foreign if code == lang)
+
+
+@pytest.mark.parametrize("keyword,name", SAMPLE, ids=[f"{n.lang}-{k.rule}" for k, n in SAMPLE])
+def test_a_mined_keyword_name_and_reminder_are_what_their_source_card_prints(keyword, name):
+    if not SETS.is_dir():
+        pytest.skip(f"the card files are not at {SETS}")
+    card, printed = _printing(name.source.set_code, name.source.number, name.lang)
+    lines = [k for k in keyword_lines(card.english, printed, card.keywords) if k.keyword.casefold() == keyword.english.casefold()]
+    assert lines, f"{name.source.label()} has no line of {keyword.english}"
+    if name.parameter:
+        assert any(k.phrase.startswith(name.name + " ") for k in lines)
+    else:
+        assert name.name in {k.name for k in lines}
+    if name.reminder:
+        r = name.reminder
+        card, printed = _printing(r.source.set_code, r.source.number, name.lang)
+        assert r.text in printed   # (the miner strips the blanks a card prints inside the parentheses)
+        assert r.first <= r.last and all(e.text != r.text for e in r.earlier)
+
+
+def test_a_keyword_is_found_by_its_name_in_each_language():
+    named = [k for k in OFFICIAL.keywords if k.names]
+    assert named
+    for k in named:
+        assert OFFICIAL.find_keyword(k.english.upper()) == k
+        for n in k.names:
+            found = OFFICIAL.find_keyword(n.name)
+            assert found is not None and found.name(n.lang) is not None and found.name(n.lang).name == n.name
+
+
+@pytest.mark.parametrize("lang", ["de", "fr"])
+def test_mana_value_is_the_newest_printings_term_with_the_old_one_as_history(lang):
+    """The newest printings decide: cards printed since mana value replaced converted mana cost print
+    the new term; the older term is kept as history, dated before it."""
+    term = OFFICIAL.term("mana value")
+    assert term is not None and term.name(lang) is not None
+    name = term.name(lang)
+    card, printed = _printing(name.source.set_code, name.source.number, lang)
+    assert name.term.casefold() in printed.casefold() and "mana value" in card.english
+    assert name.history and name.history[0].last <= name.source.date
+    old = name.history[0]
+    _card, old_printed = _printing(old.source.set_code, old.source.number, lang)
+    assert old.text.casefold() in old_printed.casefold() and name.term.casefold() not in old_printed.casefold()
+
+
+def test_keyword_lines_on_a_set_file_give_names_printed_on_the_line_of_the_keyword():
+    path = SETS / "M20.json.gz"
+    if not path.is_file():
+        pytest.skip(f"no {path}")
+    found = read_set(read_bytes(path), str(path), LANGUAGES)
+    seen = 0
+    for card in found.cards:
+        for lang, _name, text in card.foreign:
+            if not text or not card.english:
+                continue
+            for k in keyword_lines(card.english, text, card.keywords):
+                line_en = next(e for e in card.english.split("\n") if e.casefold().startswith(k.keyword.casefold())
+                               or f", {k.keyword.casefold()}" in e.casefold())
+                assert line_en
+                if k.name:
+                    assert k.name.casefold() in text.casefold()
+                    seen += 1
+    assert seen > 100
+
+
+@pytest.mark.parametrize("phrases,prefix", [
+    (["Affinität zu Artefakten", "Affinität zu Kleriker"], "Affinität zu"),
+    (["Schutz vor Rot", "Schutz vor Schwarz"], "Schutz vor"),
+    (["Erwecken 3 — {5}", "Erwecken 4 — {6}"], None),   # a number follows the name: no words of a parameter
+    (["Vol", "Vol"], None),
+    (["Eins", "Zwei"], None),
+])
+def test_shared_prefix(phrases, prefix):
+    assert shared_prefix(phrases) == prefix
+
+
+@pytest.mark.parametrize("text,message,line", [
+    ("languages: [de]\nkeywords:\n  - rule: \"702.81\"\n    english: Retrace\n    names:\n      - lang: xx\n"
+     "        name: Foo\n        printed: 1\n        source: {card: a, english: b, set: X, number: \"1\", date: 2020-01-01}\n"
+     "terms: []\n", "lang 'xx' is not known", 6),
+    ("languages: [de]\nkeywords: []\nterms:\n  - english: Mana Value\n    names: []\n", "is not lowercase", 4),
+    ("languages: [de]\nkeywords:\n  - rule: \"702.81\"\n    english: A\n    names: []\n  - rule: \"702.81\"\n"
+     "    english: B\n    names: []\nterms: []\n", "listed twice", 6),
+    ("languages: [de]\nkeywords: []\nterms: []\nextra: 1\n", "unknown field 'extra'", 4),
+])
+def test_a_wrong_official_file_is_an_error_with_its_line(text, message, line):
+    with pytest.raises(DataError) as exc:
+        official_from(text.encode(), OFFICIAL_FILE, ("en", "de", "fr"))
+    problems = exc.value.problems
+    assert any(message in p.message and p.line == line and p.file == OFFICIAL_FILE for p in problems), problems
+
+
+@pytest.mark.parametrize("lang,heading", [("de", "Auf deutschen Karten"), ("fr", "Sur les cartes en français")])
+def test_show_prints_the_box_of_a_keyword_in_the_language_asked(seed: Path, lang, heading):
+    kb = load_knowledge_base(seed)
+    ui = load_ui(seed, next(x for x in kb.languages if x.code == lang))
+    keyword = OFFICIAL.keyword("702.81")
+    name = keyword.name(lang)
+    lines = official_lines("702.81", lang, OFFICIAL, ui)
+    assert lines[0].startswith(f"{heading}: {name.name} (Retrace) — {name.source.label()}")
+    assert f"  ({name.reminder.text})" in lines
+    assert official_lines("702.81", "en", OFFICIAL, ui) == [] and official_lines("100.1", lang, OFFICIAL, ui) == []
+
+
+@pytest.mark.parametrize("lang", ["de", "fr"])
+def test_the_po_export_comments_give_the_official_names_and_terms_a_text_uses(lang):
+    from rulekb.po import official_comments
+    name = OFFICIAL.keyword("702.81").name(lang)
+    term = OFFICIAL.term("mana value").name(lang)
+    lines = official_comments(OFFICIAL, "Retrace appears on some cards; its mana value is 2.", lang)
+    assert f"official {lang} name of Retrace (702.81): {name.name} — {name.source.label()}" in lines
+    assert any(line.startswith(f"official {lang} reminder text of Retrace: ({name.reminder.text})") for line in lines)
+    assert any(line.startswith(f"official {lang} term of 'mana value': {term.term} — ") for line in lines)
+    assert official_comments(OFFICIAL, "Nothing of the game here.", lang) == [] and official_comments(None, "Retrace", lang) == []
