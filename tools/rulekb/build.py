@@ -59,7 +59,8 @@ from .files import WriteError, make_folder, os_problem, write_atomic
 from .i18n import N_, UI, catalog_path, load_uis
 from .link import LinkedKB, link
 from .models import KnowledgeBase
-from .render import RenderedSite, paths, render_site
+from .render import RenderedSite, offline, paths, render_site
+from .render.offline import offline_page as render_offline_page
 from .render.markup import split_blocks
 from .render.numbers import FOLDER as NUMBERS_FOLDER
 from .render.search import CARDS_PART, FOLDER as SEARCH_FOLDER, NUMBERS_PART, RULINGS_PART
@@ -689,8 +690,8 @@ def site_fingerprint(prepared: Prepared, fingerprints: Mapping[str, str]) -> str
     """Everything a built site folder depends on: each language's fingerprint, the root files
     (``index.html``, the JSON API) and the code that assembles the site and its archive."""
     digest = hashlib.sha256(f"{__version__}\0{sys.version}\0".encode())
-    for name in ("build.py", "archive.py"):
-        digest.update(Path(__file__).with_name(name).read_bytes() + b"\0")
+    for name in ("build.py", "archive.py", "render/offline.py"):
+        digest.update((Path(__file__).parent / name).read_bytes() + b"\0")
     for lang, fp in fingerprints.items():
         digest.update(f"{lang}={fp}\0".encode())
     # each file's text encoded once and hashed as it is (not copied into one bytes with its path),
@@ -776,15 +777,24 @@ def write_root_files(staging: Path, prepared: Prepared, site_fp: str) -> None:
 
 
 def assemble(work: Path, staging: Path, languages: Sequence[str], clock: Clock | None = None,
-             archive_files: Mapping[str, str] | None = None) -> None:
+             archive_files: Mapping[str, str] | None = None,
+             offline_page: Callable[[Mapping[str, int]], str] | None = None, build_id: str = "") -> None:
     """Step 5a: the complete new site in `staging` (which `write_root_files` started): the
-    language sites linked in, then the offline archive of all of it, with `archive_files`
-    (site-root path -> text) in place of the site's files of those paths."""
+    language sites linked in, then the offline archive of all of it and one per language, with
+    `archive_files` (site-root path -> text) in place of the site's files of those paths; then
+    (`offline_page`: offline.html given the archives' sizes) the offline mode's lists of files
+    of build `build_id` (`render.offline.assembled_files`)."""
     for lang in languages:
         link_tree(work / lang / "site", staging / lang)
+    replace = {rel: text.encode("utf-8") for rel, text in (archive_files or {}).items()}
     with maybe(clock, Part.ARCHIVE):
-        archive.zip_folder(staging, staging / paths.ARCHIVE, f"{ARCHIVE_TOP}/",
-                           {rel: text.encode("utf-8") for rel, text in (archive_files or {}).items()})
+        archive.zip_folder(staging, staging / paths.ARCHIVE, f"{ARCHIVE_TOP}/", replace)
+        sizes = archive.language_archives(staging, languages, replace)
+    if offline_page is not None:
+        for rel, text in offline.assembled_files(staging, languages, build_id, offline_page(sizes)).items():
+            (staging / rel).parent.mkdir(parents=True, exist_ok=True)
+            (staging / rel).unlink(missing_ok=True)   # a hard link into the previous site: not written through
+            (staging / rel).write_bytes(text.encode("utf-8"))
 
 
 def check_replaceable(site_dir: Path) -> None:
@@ -892,7 +902,8 @@ def _write(root: Path, site_dir: Path, work: Path, prepared: Prepared, langs: tu
         built = build_languages(work, langs, handed, processes, progress,  # the site root files meanwhile
                                 meanwhile=lambda: write_root_files(staging, prepared, site_fp))
         progress.say("[4/5] assembling the site, the JSON API and the archive …")
-        assemble(work, staging, langs, clock, prepared.site.archive_files)
+        assemble(work, staging, langs, clock, prepared.site.archive_files,
+                 lambda sizes: render_offline_page(prepared.kb, prepared.uis, copy=False, sizes=sizes), site_fp)
         files = [p for p in staging.rglob("*") if p.is_file()]
         progress.say(f"[5/5] replacing {site_dir} …")
         sitefolder.swap_in(staging, site_dir)
