@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import atexit
 import errno
+import functools
 import hashlib
+import http.server
 import os
 import re
 import shutil
@@ -12,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import threading
 from pathlib import Path
 
 import pytest
@@ -201,3 +204,54 @@ def official_lines(path: Path) -> tuple[list[tuple[str, str, list[str]]], list[t
             terms.append((block[0], "\n".join(block[1:])))
             block = []
     return numbered, terms
+
+
+# ---------------------------------------------------------------- the browser tests' session fixtures
+# (test_browser, test_browser_phone: one Playwright and one seed site per session; their helpers: browsing.py)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from browsing import missing_browser, unavailable
+    reason = missing_browser()
+    if reason:
+        unavailable(reason)
+    from playwright.sync_api import sync_playwright
+    from browsing import ARGS, CHROMIUM
+
+    with sync_playwright() as p:
+        instance = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield instance
+        instance.close()
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory):
+    import sitebuild
+    return sitebuild.built_site(tmp_path_factory)
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 - the base class's name
+        pass
+
+
+@pytest.fixture(scope="session")
+def server(built):
+    handler = functools.partial(_Quiet, directory=str(built.site))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="session")
+def axe_source() -> str:
+    from browsing import AXE, unavailable
+    if not AXE.is_file():
+        unavailable(f"no axe-core at {AXE}: npm install --prefix build/axe axe-core (see .ci/run)")
+    return AXE.read_text(encoding="utf-8")
+
+

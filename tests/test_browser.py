@@ -12,108 +12,20 @@ RULEKB_REQUIRE_BROWSER=1 (CI) they fail instead."""
 
 from __future__ import annotations
 
-import functools
 import html
-import http.server
-import os
 import re
-import threading
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 import sitebuild
+from browsing import AXE, ARGS, CHROMIUM, DESKTOP, PHONE, axe_violations, missing_browser as _missing_browser, unavailable as _unavailable, watched  # noqa: F401
 from served import fetch, rulekb_serve
-
-CHROMIUM = "/usr/bin/chromium"
-AXE = Path(os.environ.get("RULEKB_AXE") or sitebuild.ROOT / "build" / "axe" / "node_modules" / "axe-core" / "axe.min.js")
-DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 390, "height": 844}
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-
-def _unavailable(reason: str) -> None:
-    if os.environ.get("RULEKB_REQUIRE_BROWSER") == "1":
-        pytest.fail(f"browser tests required (RULEKB_REQUIRE_BROWSER=1) but {reason}")
-    pytest.skip(f"browser tests skipped: {reason}")
-
-
-def _missing_browser() -> str | None:
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "playwright (Python) is not installed: pip install -e '.[test]'"
-    if not Path(CHROMIUM).is_file():
-        return f"no Chromium at {CHROMIUM}: apt-get install chromium"
-    return None
-
-
-@pytest.fixture(scope="session")
-def browser():
-    reason = _missing_browser()
-    if reason:
-        _unavailable(reason)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        instance = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield instance
-        instance.close()
-
-
-@pytest.fixture(scope="session")
-def built(tmp_path_factory):
-    return sitebuild.built_site(tmp_path_factory)
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # noqa: A002 - the base class's name
-        pass
-
-
-@pytest.fixture(scope="session")
-def server(built):
-    handler = functools.partial(_Quiet, directory=str(built.site))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
 
 
 @pytest.fixture(params=["http", "file"])
 def base(request, built, server) -> str:
     return server if request.param == "http" else built.site.resolve().as_uri()
-
-
-@contextmanager
-def watched(browser, base: str, viewport: dict = DESKTOP, locale: str = "en-US"):
-    """A tab of a new browser context that fails the test, once the tab is done with, when it
-    requested anything outside the site at `base`, when a request failed or a script raised."""
-    context = browser.new_context(viewport=viewport, locale=locale, is_mobile=viewport is PHONE, has_touch=viewport is PHONE)
-    tab = context.new_page()
-    requested: list[str] = []
-    tab.on("request", lambda r: requested.append(r.url))
-    failed: list[str] = []
-    # (a request cut short by leaving the page, net::ERR_ABORTED, has not failed)
-    tab.on("requestfailed", lambda r: failed.append(f"{r.url} ({r.failure})") if "ERR_ABORTED" not in (r.failure or "") else None)
-    tab.on("response", lambda r: failed.append(f"{r.url} ({r.status})") if r.status >= 400 else None)
-    errors: list[str] = []
-    tab.on("pageerror", lambda e: errors.append(str(e)))
-    tab.requested = requested  # type: ignore[attr-defined]
-    tab.errors = errors  # type: ignore[attr-defined]
-    try:
-        yield tab
-    finally:
-        context.close()
-    # (blob: the search's worker, made by the page itself)
-    foreign = [u for u in requested if not (u.startswith(base + "/") or u.startswith(("about:", "data:", "blob:")))]
-    assert not foreign, f"requests outside the site: {foreign[:5]}"
-    assert not errors, f"script errors: {errors[:5]}"
-    assert not failed, f"failed requests: {failed[:5]}"
 
 
 @pytest.fixture
@@ -219,26 +131,6 @@ def test_no_page_asks_for_a_sitemap(page, base, path):
         page.wait_for_load_state("load")
     page.wait_for_timeout(300)  # material's requests start once the document is handled
     assert not [u for u in page.requested if "sitemap" in u]
-
-
-@pytest.fixture(scope="session")
-def axe_source() -> str:
-    if not AXE.is_file():
-        _unavailable(f"no axe-core at {AXE}: npm install --prefix build/axe axe-core (see .ci/run)")
-    return AXE.read_text(encoding="utf-8")
-
-
-def axe_violations(tab, source: str, also: tuple[str, ...] = ()) -> list[dict]:
-    """axe-core's serious and critical violations of the page (WCAG 2.x A/AA and best practices),
-    and those of the rules `also` names whatever their impact. (preload: false: axe would fetch
-    the page's stylesheets again for one rule, css-orientation-lock, which fails from file://
-    and leaves that rule undecided anyway; the pages' own requests are then all there is.)"""
-    tab.add_script_tag(content=source)
-    found = tab.evaluate("""async also => (await axe.run(document, {resultTypes: ["violations"], preload: false})).violations
-        .filter(v => v.impact === "serious" || v.impact === "critical" || also.includes(v.id))
-        .map(v => ({id: v.id, impact: v.impact, count: v.nodes.length,
-                    nodes: v.nodes.slice(0, 3).map(n => n.target.join(" "))}))""", list(also))
-    return found
 
 
 def repeated_landmarks(tab) -> dict[str, int]:

@@ -121,7 +121,7 @@ def test_backlinks_list_the_texts_that_refer_to_a_rule(project):
 def test_the_number_history_has_locale_dates_and_today(project):
     expected = {"en": ("702.78 from July 11, 2009 to May 1, 2011", "702.81 since April 2021 (today)"),
                 "de": ("702.78: 11. Juli 2009 bis 1. Mai 2011", "702.81: seit April 2021 (heute)"),
-                "fr": ("702.78\u00a0: 11 juillet 2009 – 1 mai 2011", "702.81\u00a0: depuis avril 2021 (aujourd’hui)")}
+                "fr": ("702.78\u00a0: 11 juillet 2009 – 1er mai 2011", "702.81\u00a0: depuis avril 2021 (aujourd’hui)")}
     for lang, parts in expected.items():
         text = Elements(project.docs[lang]["rules/retrace.md"]).text
         for part in parts:
@@ -492,7 +492,7 @@ def test_a_long_rule_index_is_folded_and_sections_are_headed_by_their_own_rule(s
     assert len(c.kb.rules) <= FOLD_OVER and ' open' in rule_index(c)
     folded = c.pages.render("pages/rules.md.j2", chapters=chapters, folded=True)
     assert "<details" in folded and " open" not in folded
-    # a chapter's title comes from the newest release (English, marked), its words from the catalog
+    # a chapter's title comes from the newest release, in the page's language (the catalog's), its words from the catalog
     from rulekb.render.rules import IndexChapter
-    titled = c.pages.render("pages/rules.md.j2", chapters=(IndexChapter("7", "Additional Rules", (), 0),), folded=True)
-    assert 'Chapitre 7\u00a0: <span lang="en">Additional Rules</span> <small>(0 règle)</small>' in titled
+    titled = c.pages.render("pages/rules.md.j2", chapters=(IndexChapter("7", "Règles additionnelles", "fr", (), 0),), folded=True)
+    assert 'Chapitre 7\u00a0: Règles additionnelles <small>(0 règle)</small>' in titled

@@ -142,9 +142,9 @@ def test_a_catalog_holds_only_what_the_code_asks_for(lang):
 
 # msgids a language writes as English does: the word is the same (checked by a reader of the language)
 SAME_WORD = {
-    "de": {"JSON", "Text", "parallel"},
+    "de": {"JSON", "Text", "parallel", "{size} MB"},
     "fr": {"JSON", "Source", "Sources", "info", "total", "Versions", "Version {n}", "{n} version", "{n} versions",
-           "section {key}", "Section {key}", "{n} info", "{page} ({n})"},
+           "section {key}", "Section {key}", "{n} info", "{page} ({n})", "Zones"},
 }
 # English words that no German or French sentence has (lower case; "Magic: The Gathering" and "Wizards of the
 # Coast" are names)
@@ -236,3 +236,16 @@ def test_a_qa_message_takes_the_plural_form_of_its_number(lang, forms):
                     "e.g. “({extra})” is not in the English", "tr", label="{label}", lang=Lang(lang, "?"),
                     tr=n, en=0, extra="x").render(ui) for n in (0, 1, 2)]
     assert [text.split(", ")[0] for text in rendered] == forms
+
+
+@pytest.mark.parametrize("locale, first, count", [
+    ("en_US", "August 1, 2025", "23,738"),
+    ("de_DE", "1. August 2025", "23.738"),
+    ("fr_FR", "1er août 2025", "23\u202f738"),
+])
+def test_the_first_of_a_month_and_counts_as_the_locale_writes_them(locale, first, count):
+    ui = load_ui(ROOT, Language(locale[:2], locale, locale, locale))
+    assert ui.date("2025-08-01") == first
+    assert ui.date("2025-08-11") != "11er août 2025"
+    assert ui.number(23738) == count
+    assert ui.number(999) == "999"

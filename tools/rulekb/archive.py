@@ -1,5 +1,7 @@
-"""The site's offline archive, ``rulekb-site.zip`` (last step of `rulekb build`, after render):
-every file of the assembled site, written with the standard library's `zipfile`.
+"""The site's offline archives (last step of `rulekb build`, after render), written with the
+standard library's `zipfile`: ``rulekb-site.zip``, every file of the assembled site, and
+``rulekb-<lang>.zip``, one language's site without the JSON API (`language_archives`; which
+files: `render.offline.language_files`).
 
 Deterministic: entries sorted by name, a fixed timestamp (1980-01-01, the earliest a zip can
 hold) and fixed permissions (rw-r--r--, Unix), the same deflate level; the same files give the
@@ -12,6 +14,8 @@ from __future__ import annotations
 import zipfile
 from pathlib import Path
 from typing import Iterable, Mapping
+
+from .render.offline import archive_name, archive_top, language_files
 
 DATE = (1980, 1, 1, 0, 0, 0)
 LEVEL = 4        # deflate level (measured on 166 MB of the complete site: 1: 37.0 MB in 2.1 s, 4: 33.1 MB in 2.8 s, 6: 31.7 MB in 5.1 s)
@@ -43,3 +47,16 @@ def zip_folder(folder: Path, target: Path, prefix: str, replace: Mapping[str, by
             rel = path.relative_to(folder).as_posix()
             entries.append((prefix + rel, replace.get(rel, path)))
     zip_files(target, entries)
+
+
+def language_archives(site: Path, languages: Iterable[str], replace: Mapping[str, bytes] | None = None) -> dict[str, int]:
+    """``rulekb-<lang>.zip`` of each language in `site` (under ``rulekb-<lang>/``, a file of
+    `replace` with those bytes: the archive's offline.html); returns each archive's size."""
+    replace = replace or {}
+    sizes: dict[str, int] = {}
+    for lang in languages:
+        target = site / archive_name(lang)
+        top = archive_top(lang) + "/"
+        zip_files(target, [(top + rel, replace.get(rel, site / rel)) for rel in language_files(site, lang)])
+        sizes[lang] = target.stat().st_size
+    return sizes

@@ -24,7 +24,7 @@ from typing import Iterable
 from babel import Locale
 from babel.core import UnknownLocaleError
 from babel.dates import format_date, format_skeleton
-from babel.numbers import format_percent
+from babel.numbers import format_decimal, format_percent
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import PoFileError, read_po
@@ -66,8 +66,13 @@ class UI:
         return _format_percent(value, self.locale)
 
     def date(self, iso: str) -> str:
-        """A YYYY-MM-DD date in the long form of the locale, a YYYY-MM date as month and year."""
+        """A YYYY-MM-DD date in the long form of the locale, a YYYY-MM date as month and year
+        (French: the first of a month is "1er août 2025", as French writes it)."""
         return _format_date(iso, self.locale)
+
+    def number(self, value: int) -> str:
+        """A count with the locale's thousands separator: "23.738" (de), "23 738" (fr), "23,738" (en)."""
+        return _format_number(value, self.locale)
 
     def language_name(self, code: str) -> str:
         """The name of a language in this UI's language ("Englisch" in German)."""
@@ -86,7 +91,16 @@ def _format_percent(value: int, locale: Locale) -> str:
 def _format_date(iso: str, locale: Locale) -> str:
     if len(iso) == 7:
         return format_skeleton("yMMMM", dt.date.fromisoformat(iso + "-01"), locale=locale)
-    return format_date(dt.date.fromisoformat(iso), "long", locale=locale)
+    day = dt.date.fromisoformat(iso)
+    text = format_date(day, "long", locale=locale)
+    if locale.language == "fr" and day.day == 1 and text.startswith("1 "):
+        return "1er" + text[1:]   # Babel's CLDR pattern writes the ordinal of the first as a plain 1
+    return text
+
+
+@functools.lru_cache(maxsize=4096)
+def _format_number(value: int, locale: Locale) -> str:
+    return format_decimal(value, locale=locale)
 
 
 def catalog_path(root: Path, lang: str) -> Path:

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Callable, Mapping, Sequence, TextIO
 
 from .. import sitefolder
+from ..render.offline import offline_page
 from ..timing import PAGE_PIPELINE, Clock, Part, process_and_children_seconds
 from . import reuse
 from .assemble import assemble, check_replaceable, link_tree, publish, reused_site, write_root_files, writing
@@ -205,7 +206,9 @@ def _write(root: Path, site_dir: Path, work: Path, prepared: Prepared, langs: tu
             build_languages(root, work, todo, prepared.epoch, jobs, finished,   # the site root files meanwhile
                             meanwhile=lambda: write_root_files(staging, prepared.site.files, marker))
             progress.say("[4/5] assembling the site, the JSON API and the archive …")
-            assemble(work, staging, langs, clock, prepared.site.archive_files)
+            assemble(work, staging, langs, clock, prepared.site.archive_files,
+                     lambda sizes: offline_page(prepared.kb, prepared.uis, copy=False, sizes=sizes),
+                     reuse.build_key(marker))
             files = [p for p in staging.rglob("*") if p.is_file()]
         progress.say(f"[5/5] replacing {site_dir} …")
         publish(staging, site_dir)

@@ -20,12 +20,12 @@ import os
 import shutil
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, Mapping, Sequence
+from typing import Callable, Iterator, Mapping, Sequence
 
 from .. import archive, sitefolder
 from ..diagnostics import Problem
 from ..files import WriteError, os_problem
-from ..render import paths
+from ..render import offline, paths
 from ..render.numbers import FOLDER as NUMBERS_FOLDER
 from ..timing import Clock, Part, maybe
 from .languages import BuildError, LanguageBuild
@@ -61,15 +61,24 @@ def write_root_files(staging: Path, files: Mapping[str, str], marker: str) -> No
 
 
 def assemble(work: Path, staging: Path, languages: Sequence[str], clock: Clock | None = None,
-             archive_files: Mapping[str, str] | None = None) -> None:
+             archive_files: Mapping[str, str] | None = None,
+             offline_page: Callable[[Mapping[str, int]], str] | None = None, build_id: str = "") -> None:
     """The complete new site in `staging` (which `write_root_files` started): the language sites
-    linked in, then the offline archive of all of it, with `archive_files` (site-root path ->
-    text) in place of the site's files of those paths."""
+    linked in, then the offline archive of all of it and one per language, with `archive_files`
+    (site-root path -> text) in place of the site's files of those paths; then (`offline_page`:
+    offline.html given the archives' sizes) the offline mode's lists of files of build
+    `build_id` (`render.offline.assembled_files`)."""
     for lang in languages:
         link_tree(work / lang / "site", staging / lang)
+    replace = {rel: text.encode("utf-8") for rel, text in (archive_files or {}).items()}
     with maybe(clock, Part.ARCHIVE):
-        archive.zip_folder(staging, staging / paths.ARCHIVE, f"{ARCHIVE_TOP}/",
-                           {rel: text.encode("utf-8") for rel, text in (archive_files or {}).items()})
+        archive.zip_folder(staging, staging / paths.ARCHIVE, f"{ARCHIVE_TOP}/", replace)
+        sizes = archive.language_archives(staging, languages, replace)
+    if offline_page is not None:
+        for rel, text in offline.assembled_files(staging, languages, build_id, offline_page(sizes)).items():
+            (staging / rel).parent.mkdir(parents=True, exist_ok=True)
+            (staging / rel).unlink(missing_ok=True)   # a hard link into the previous site: not written through
+            (staging / rel).write_bytes(text.encode("utf-8"))
 
 
 @contextmanager

@@ -12,7 +12,8 @@ the page templates, ``templates/pages/``), `markup` (the Markdown frame: blocks)
 with its links; which language a page shows), `context` (per-language rendering context; what
 a unit's block shows), `rules`, `versions`, `cards`, `glossary`, `changes` (what each page shows),
 `content` (hand-written pages for every language), `status` (translation status, from the
-QA's result), `api` (JSON), `root` (language picker), `numbers` (the rule numbers as URLs,
+QA's result), `api` (JSON), `root` (language picker), `offline` (offline.html, the
+per-language archives, the offline mode), `numbers` (the rule numbers as URLs,
 ``<lang>/n/``: site-root files, beside mkdocs), `search` (the search index, prebuilt: site-root
 files too). The render modules prepare typed values;
 the templates give the pages their shape and escape every value (autoescape: the one escape).
@@ -38,7 +39,8 @@ from .changes import INDEX as CHANGES_INDEX, all_changes, changes_pages
 from .glossary import glossary_page
 from .markup import checked
 from .numbers import number_holders, number_pages
-from .root import offline_page, root_index
+from .offline import offline_page, root_files as offline_files
+from .root import root_index
 from .rules import has_parallel_view, keyword_index, parallel_page, rule_index, rule_page
 from .search import Today, language_files as search_language_files, shared_files as search_shared_files
 from .search_aliases import search_aliases
@@ -117,7 +119,7 @@ def _render_site(linked: LinkedKB, uis: Mapping[str, UI], termbase, status, cont
         shared = Shared.of(linked, termbase)
         hand = localise_content(content or {}, languages, uis)
         files: dict[str, str] = {"index.html": root_index(kb, uis), paths.OFFLINE: offline_page(kb, uis, copy=False),
-                                 f"{paths.API_FOLDER}/index.json": api_root(kb)}
+                                 f"{paths.API_FOLDER}/index.json": api_root(kb), **offline_files(kb, uis)}
         archive_files = {paths.OFFLINE: offline_page(kb, uis, copy=True)}
         contexts = {lang: Lang(shared, uis[lang]) for lang in (only or languages)}
         changes = all_changes(kb)

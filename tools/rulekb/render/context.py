@@ -199,6 +199,22 @@ STATUS_LABELS = {
 }
 
 
+KEYWORD_NAME_LENGTH = 60   # a keyword rule's text that is its name ("For Mirrodin!") is a line, not a sentence
+
+
+def keyword_name(rule: Rule) -> str | None:
+    """The English name of a keyword rule that has no title, its text being the name: 702.163
+    "For Mirrodin!", 702.xx "Start your engines!" (a text that is a line without a full stop);
+    None for any other rule."""
+    if rule.title is not None or rule.text is None or rule.number.split(".")[0] not in ("701", "702"):
+        return None
+    variant = rule.text.text(SOURCE_LANGUAGE)
+    if variant is None:
+        return None
+    text = variant.text.strip()
+    return text if text and len(text) <= KEYWORD_NAME_LENGTH and not text.endswith(".") else None
+
+
 def source_title(kb: KnowledgeBase, source_id: str) -> str:
     """The source's title as rules/sources.yaml has it (English: data, shown marked lang="en")."""
     source = kb.sources.get(source_id)
@@ -246,7 +262,7 @@ class Lang:
 
     def rule_name(self, rule: Rule) -> str:
         """"702.78 Retrace" in this language (English when the title is untranslated)."""
-        title = self.titles.get(rule.id, "")
+        title = self.titles.get(rule.id) or keyword_name(rule) or ""
         return f"{rule.number} {title}".strip()
 
     def source_title(self, source_id: str) -> str:
@@ -371,6 +387,18 @@ class Lang:
                 found = self.macros.inline_title(shown.lang, shown.variant.text, badge)
             self._titles_html[rule.id] = found
         return found
+
+    def named_title(self, rule: Rule) -> Markup:
+        """What an index shows as a rule's name: its title (`inline_title`), else the English
+        name of a keyword rule (`keyword_name`), marked as English, else "Rule 100.1": a
+        number or a title, never its id."""
+        title = self.inline_title(rule)
+        if title:
+            return title
+        name = keyword_name(rule)
+        if name is not None:
+            return Markup('<span lang="en">{}</span>').format(name) if self.lang != SOURCE_LANGUAGE else Markup.escape(name)
+        return Markup.escape(self.ui._("Rule {number}").format(number=rule.number))
 
     def unit_name(self, unit: Unit, short: bool = False) -> str:
         """A unit's label in this language: "702.78a", "702.78 Note 1" ("Note 1" when `short`,

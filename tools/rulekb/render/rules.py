@@ -15,11 +15,12 @@ from typing import NamedTuple
 
 from markupsafe import Markup
 
+from ..i18n import N_
 from ..releases import english_versions
 from ..link import Moved
 from ..models import Rule, Ruling, Unit
 from . import paths
-from .context import Lang, UnitView
+from .context import Lang, UnitView, keyword_name
 from .text import State, Where
 from .versions import VersionsOfUnit, versions_of
 
@@ -313,7 +314,7 @@ class IndexRow(NamedTuple):
     id: str
     number: str
     href: str
-    title: Markup           # empty: the rule has no title (the id is shown)
+    title: Markup           # its title, else its keyword's name, else "Rule 100.1" (`Lang.named_title`)
     today: str
     total: int              # its texts
     progress: Progress | None   # not on the English site
@@ -329,7 +330,7 @@ def rule_rows(c: Lang) -> tuple[IndexRow, ...]:
             progress = Progress(counts.get(State.CURRENT, 0) + counts.get(State.STALE, 0), len(rule.units),
                                 counts.get(State.STALE, 0))
         rows.append(IndexRow(rule.id, rule.number, paths.href(paths.RULE_INDEX, paths.rule_page(rule.id)),
-                             c.inline_title(rule), rule.current_number, len(rule.units), progress,
+                             c.named_title(rule), rule.current_number, len(rule.units), progress,
                              paths.href(paths.RULE_INDEX, paths.parallel_page(rule.id)) if has_parallel_view(c, rule) else None))
     return tuple(rows)
 
@@ -346,6 +347,7 @@ class IndexSection:
 class IndexChapter:
     number: str                  # "7"
     title: str                   # its title in the newest imported release (English); "" when none is imported
+    lang: str                    # the language of `title`: the page's where the UI catalog translates it, else "en"
     sections: tuple[IndexSection, ...]
     rules: int                   # its rules, the sections' own pages aside
 
@@ -378,8 +380,27 @@ def index_chapters(c: Lang, rows: tuple[IndexRow, ...]) -> tuple[IndexChapter, .
         head = heads.get(section)
         chapters.setdefault(section[:1], []).append(
             IndexSection(section, head.title if head else Markup(""), head.href if head else None, tuple(sections[section])))
-    return tuple(IndexChapter(number, chapter_titles.get(number, ""), tuple(parts), sum(len(s.rows) for s in parts))
-                 for number, parts in chapters.items())
+    out = []
+    for number, parts in chapters.items():
+        title, lang = chapter_title(c, chapter_titles.get(number, ""))
+        out.append(IndexChapter(number, title, lang, tuple(parts), sum(len(s.rows) for s in parts)))
+    return tuple(out)
+
+
+# the chapter titles of the Comprehensive Rules (every release since 2009-07-11 has these nine):
+# UI strings, so that a chapter heading is in the page's language ("Kapitel 1: Spielkonzepte")
+CHAPTER_TITLES = (N_("Game Concepts"), N_("Parts of a Card"), N_("Card Types"), N_("Zones"), N_("Turn Structure"),
+                  N_("Spells, Abilities, and Effects"), N_("Additional Rules"), N_("Multiplayer Rules"),
+                  N_("Casual Variants"))
+
+
+def chapter_title(c: Lang, title: str) -> tuple[str, str]:
+    """A chapter's title in the page's language and that language: from the UI catalog when it
+    translates it, else the English as it is (older releases' chapters: "The Game")."""
+    if not title or c.lang == "en":
+        return title, "en"
+    translated = c.ui._(title) if title in CHAPTER_TITLES else title
+    return (translated, c.lang) if translated != title else (title, "en")
 
 
 def rule_index(c: Lang) -> str:
@@ -419,14 +440,14 @@ def keyword_letters(c: Lang) -> tuple[Letter, ...]:
     the forms of the termbase, so that any name leads to the rule."""
     entries: list[tuple[tuple[str, str], Keyword]] = []
     for rule in keyword_rules(c):
-        name = c.titles.get(rule.id) or rule.id
+        name = c.titles.get(rule.id) or keyword_name(rule) or c.ui._("Rule {number}").format(number=rule.number)
         others = []
         if rule.title is not None:
             for lang in c.kb.languages:
                 variant = rule.title.text(lang.code)
                 if lang.code != c.lang and variant is not None:
                     others.append((lang.code, variant.text))
-        entries.append((_sort_key(name), Keyword(paths.href(paths.KEYWORDS, paths.rule_page(rule.id)), c.inline_title(rule),
+        entries.append((_sort_key(name), Keyword(paths.href(paths.KEYWORDS, paths.rule_page(rule.id)), c.named_title(rule),
                                                  name, rule.number, tuple(others), tuple(_term_forms(c, rule.id)))))
     entries.sort(key=lambda item: item[0])
     groups: dict[str, list[Keyword]] = {}

@@ -174,7 +174,7 @@ class Pages:
 
     def __init__(self, ui: UI):
         self.ui = ui
-        names = {"ui": ui, "_": ui._, "ngettext": ui.ngettext}
+        names = {"ui": ui, "_": ui._, "ngettext": ui.ngettext, "num": ui.number}
         self.macros = template(MACROS).make_module(names)
         self._names = {**names, "m": self.macros}
         self._modules: dict[str, Any] = {}

@@ -1,0 +1,130 @@
+"""The site on a phone (390×844, touch) in Chromium over http://127.0.0.1 (issue 32): one
+language stored for offline use from offline.html, then the network cut and a page of that
+language opened that was never visited; a newer build replaces the stored copy; a language's
+archive unpacked and used from file://; the phone layout (text size, tap targets, the parallel
+view stacked, the drawer's table of contents). The browser and the seed site are the session
+fixtures of conftest.py (one Playwright per session); screenshots go to /tmp/phone-*.png."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import shutil
+import threading
+import zipfile
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from browsing import PHONE, watched
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 - the base class's name
+        pass
+
+
+@contextmanager
+def serving(folder: Path):
+    handler = functools.partial(_Quiet, directory=str(folder))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+@pytest.fixture
+def own_site(built, tmp_path):
+    """A copy of the seed site that a test may change (a newer build published), served."""
+    site = tmp_path / "site"
+    shutil.copytree(built.site, site)
+    with serving(site) as base:
+        yield site, base
+
+
+def save_for_offline(tab, base: str, lang: str) -> str:
+    """Press the language's button on offline.html; the status line once it is stored."""
+    tab.goto(f"{base}/offline.html#{lang}")
+    button = tab.locator(f'section#{lang} button.save')
+    button.wait_for(state="visible")
+    tab.wait_for_function(f"() => !document.querySelector('section#{lang} button.save').disabled")
+    button.click()
+    tab.wait_for_selector(f"section#{lang}.stored", timeout=60_000)
+    return tab.locator(f"section#{lang} .status").inner_text()
+
+
+def test_a_saved_language_opens_pages_never_visited_without_a_connection(browser, own_site):
+    site, base = own_site
+    with watched(browser, base, viewport=PHONE, locale="de-DE") as tab:
+        status = save_for_offline(tab, base, "de")
+        listed = json.loads((site / "offline" / "de.json").read_text(encoding="utf-8"))["files"]
+        files = f"{len(listed)} Dateien"
+        assert status.startswith("In diesem Browser gespeichert: ") and files in status and " MB" in status, status
+        progress = tab.locator("section#de progress")
+        assert progress.get_attribute("max") == str(len(listed)) and progress.get_attribute("value") == str(len(listed))
+        tab.context.set_offline(True)
+        tab.goto(f"{base}/de/rules/dredge.html")          # never opened before
+        assert tab.locator("html").get_attribute("lang") == "de"
+        assert "702." in tab.locator("h1").inner_text()
+        tab.goto(f"{base}/de/cards/index.html")
+        assert tab.locator("h1").count() == 1
+        tab.context.set_offline(False)
+
+
+def test_a_newer_build_replaces_the_stored_copy(browser, own_site):
+    site, base = own_site
+    with watched(browser, base, viewport=PHONE, locale="de-DE") as tab:
+        save_for_offline(tab, base, "de")
+        # a newer build is published: another id, another text on a page
+        page = site / "de" / "about.html"
+        page.write_text(page.read_text(encoding="utf-8").replace("</h1>", " NEUER-BUILD</h1>", 1), encoding="utf-8")
+        for path in [site / "offline" / "build.json", *sorted((site / "offline").glob("*.json"))]:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            data["build"] = "newer"
+            path.write_text(json.dumps(data), encoding="utf-8")
+        tab.goto(f"{base}/offline.html")   # online, the offline page asks the worker to look
+        keys = "async () => (await caches.keys()).filter(k => k.startsWith('rulekb-de-'))"
+        for _ in range(300):
+            if tab.evaluate(keys) == ["rulekb-de-newer"]:
+                break
+            tab.wait_for_timeout(200)
+        assert tab.evaluate(keys) == ["rulekb-de-newer"]
+        cached = tab.evaluate("""async url => { const r = await caches.match(url); return r ? (await r.text()).includes('NEUER-BUILD') : null; }""",
+                              f"{base}/de/about.html")
+        assert cached, cached
+        tab.context.set_offline(True)
+        tab.goto(f"{base}/de/about.html")
+        assert "NEUER-BUILD" in tab.locator("h1").inner_text()
+        tab.context.set_offline(False)
+
+
+def test_the_offline_page_states_each_archive_and_its_size(built):
+    page = (built.site / "offline.html").read_text(encoding="utf-8")
+    for lang, unit in (("de", "MB"), ("fr", "Mo"), ("en", "MB")):
+        size = (built.site / f"rulekb-{lang}.zip").stat().st_size
+        assert f'href="rulekb-{lang}.zip" download' in page
+        shown = f"{size / 1e6:.1f}".replace(".", "," if lang != "en" else ".")
+        assert f"(rulekb-{lang}.zip, {shown}" in page and unit in page
+
+
+def test_a_language_archive_unpacked_works_from_disk(browser, built, tmp_path):
+    with zipfile.ZipFile(built.site / "rulekb-de.zip") as z:
+        names = z.namelist()
+        z.extractall(tmp_path)
+    assert all(n.startswith("rulekb-de/") for n in names)
+    assert not any(n.startswith(("rulekb-de/api/", "rulekb-de/en/", "rulekb-de/fr/")) for n in names)
+    top = tmp_path / "rulekb-de"
+    base = top.resolve().as_uri()
+    with watched(browser, base, viewport=PHONE, locale="de-DE") as tab:
+        tab.goto(f"{base}/de/rules/retrace.html")
+        link = tab.locator('[id="702.78a"] a.rulekb-ref', has_text="601.2b")
+        link.click()
+        tab.wait_for_url("**/de/rules/casting-spells.html#601.2b")
+        tab.goto(f"{base}/offline.html#de")
+        assert "Offline-Kopie" in tab.locator("section#de").inner_text()
