@@ -43,10 +43,10 @@ from .base import (MODEL, REFS, TERMS, VERDICTS, Check, CheckFunction, Context, 
 
 
 def _registry() -> tuple[Check, ...]:
-    from . import (coverage, duplicates, language, meaning, numbers, phraseology, references, sources, staleness,
-                   structure, terminology, typography)
+    from . import (coverage, duplicates, language, meaning, meaningchecks, numbers, phraseology, references, sources,
+                   staleness, structure, terminology, typography)
     checks: list[Check] = []
-    for module in (coverage, staleness, structure, meaning, references, numbers, terminology, phraseology, language,
+    for module in (coverage, staleness, structure, meaning, meaningchecks, references, numbers, terminology, phraseology, language,
                    duplicates, typography, sources):
         checks.extend(module.CHECKS)
     codes = Counter(c.code for c in checks)
