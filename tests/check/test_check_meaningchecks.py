@@ -5,11 +5,17 @@ faithful translation of every row of test_check_meaningpairs draws no error from
 from __future__ import annotations
 
 import pytest
-
 from qa_kb import findings, one_text, run
 from rulekb.check import all_checks, check
 from rulekb.models import Severity
-from test_check_meaningpairs import CONTRAST, DROPPED, EN_RETRACE, EN_TIMING, KEYWORD, SET_PHRASE
+from test_check_meaningpairs import (
+    CONTRAST,
+    DROPPED,
+    EN_RETRACE,
+    EN_TIMING,
+    KEYWORD,
+    SET_PHRASE,
+)
 
 CODES = {"cost": "meaning.cost-kind", "addition": "meaning.addition", "order": "meaning.order",
          "card-type": "meaning.card-type", "action": "meaning.action"}

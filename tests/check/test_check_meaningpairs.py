@@ -7,7 +7,6 @@ error from any meaning check (tests/check/test_check_meaningchecks.py runs them 
 from __future__ import annotations
 
 import pytest
-
 from rulekb.check import meaningpairs as mp
 
 # ------------------------------------------------------------------ contrasts

@@ -17,13 +17,20 @@ Each check is one `Check` line in `CHECKS`; the comparisons are the pure functio
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..models import M_, SOURCE_LANGUAGE, Severity
 from .base import Check, Context, Issue
 from .meaning import _excerpt, _label, _pairs
-from .meaningpairs import (CONTRASTS, Keyword, contrasts, dropped, keyword_pattern, keyword_swaps,
-                           set_phrase_misuses)
+from .meaningpairs import (
+    CONTRASTS,
+    Keyword,
+    contrasts,
+    dropped,
+    keyword_pattern,
+    keyword_swaps,
+    set_phrase_misuses,
+)
 
 
 def _contrast_check(name: str):

@@ -25,8 +25,8 @@ sentence where both have as many, else the whole texts).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 
 from ..models import M_, SOURCE_LANGUAGE, Message
 from .meaning import aligned
