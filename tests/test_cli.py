@@ -58,7 +58,7 @@ def test_show_all_languages_marks_missing(seed, capsys):
 @pytest.mark.parametrize("argv, message", [
     (["show", "999.1"], "no rule 999.1 in this knowledge base"),
     (["show", "702.78z"], "no rule 702.78z"),
-    (["show", "seven"], "'seven' is not a rule number"),
+    (["show", "seven"], "'seven' is neither a rule number nor a keyword's name"),
     (["show", "702.78a", "--lang", "xx"], "unknown language 'xx'"),
 ])
 def test_show_errors(seed, capsys, argv, message):

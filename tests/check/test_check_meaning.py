@@ -293,6 +293,39 @@ def test_sentences_are_split_where_a_sentence_ends(text, count):
     assert len(meaning.sentences(text)) == count
 
 
+EN_QUOTED = "Retrace is an ability. “Retrace” means “You may cast this card.” Casting it follows the rules."
+
+
+def _fr(inner: str, outside: bool = False) -> str:
+    """The French of EN_QUOTED with « » spaced by `inner`, the full stop inside or outside."""
+    quote = (f"«{inner}Vous pouvez lancer cette carte{inner}»." if outside
+             else f"«{inner}Vous pouvez lancer cette carte.{inner}»")
+    return f"Le pistage est une capacité. «{inner}Pistage{inner}» signifie {quote} Lancer ce sort suit les règles."
+
+
+QUOTED = [
+    # (lang, translation of EN_QUOTED): as many sentences, however the language prints its quotes
+    ("fr", _fr(" ")),
+    ("fr", _fr("\u00a0")),                 # the typography check's own fix
+    ("fr", _fr("\u202f")),
+    ("fr", _fr(" ", outside=True)),
+    ("fr", _fr("\u00a0", outside=True)),
+    ("fr", _fr("\u202f", outside=True)),
+    ("de", "Zurückverfolgen ist eine Fähigkeit. »Zurückverfolgen« bedeutet: »Du kannst diese Karte wirken.« Das Wirken "
+           "folgt den Regeln."),
+    ("de", "Zurückverfolgen ist eine Fähigkeit. »Zurückverfolgen« bedeutet: »Du kannst diese Karte wirken«. Das Wirken "
+           "folgt den Regeln."),
+    ("de", "Zurückverfolgen ist eine Fähigkeit. „Zurückverfolgen“ bedeutet: „Du kannst diese Karte wirken.“ Das Wirken "
+           "folgt den Regeln."),
+]
+
+
+@pytest.mark.parametrize("lang,text", QUOTED)
+def test_quotes_as_french_and_german_print_them_end_sentences_as_english_quotes_do(lang, text):
+    assert len(meaning.sentences(text)) == len(meaning.sentences(EN_QUOTED)) == 3
+    assert issues("meaning.sentences", lang, text, EN_QUOTED) == []
+
+
 # ------------------------------------------------------------------ as `rulekb check` runs them
 
 

@@ -268,6 +268,19 @@ MERGE = [
     ([("terminology.deprecated", "warning", (5, 12), "retrace.a", "de", ((5, 12), (40, 47))),
       ("terminology.case", "info", (20, 25))],                     # between the occurrences: another defect
      [("terminology.case", ()), ("terminology.deprecated", ())]),
+    # a sentence missing: what the text lacks (no place in it) is that one defect, under the gravest code
+    ([("meaning.sentences", "warning", None), ("meaning.negation", "error", None), ("meaning.number", "error", None),
+      ("terminology.missing-term", "warning", None), ("references.mismatch", "error", None)],
+     [("meaning.number", ("meaning.negation", "references.mismatch", "meaning.sentences", "terminology.missing-term"))]),
+    ([("structure.length", "warning", None), ("structure.negation", "error", None), ("meaning.qualifier", "error", None)],
+     [("structure.negation", ("meaning.qualifier", "structure.length"))]),
+    # … but not a stale text, nor what has a place of its own in the text
+    ([("meaning.sentences", "warning", None), ("staleness.stale", "warning", None),
+      ("terminology.deprecated", "warning", (5, 12))],
+     [("meaning.sentences", ()), ("staleness.stale", ()), ("terminology.deprecated", ())]),
+    # without a missing sentence, what is missing stays apart
+    ([("meaning.negation", "error", None), ("meaning.number", "error", None)],
+     [("meaning.negation", ()), ("meaning.number", ())]),
 ]
 
 
@@ -281,6 +294,19 @@ def test_one_defect_one_finding(items, merged):
         if f.also:   # every reason kept, the gravest one's fix
             assert all(f"{code} says" in f.message for code in (f.code, *f.also))
             assert f.suggestion == f"{f.code} fix"
+
+
+def test_a_dropped_sentence_is_one_finding():
+    """German and French that leave out the middle sentence (with its negation, its duration and
+    three terms) gave seven findings, two of them errors: it is one error now."""
+    from qa_kb import findings, one_text
+    from rulekb.check import all_checks
+    codes = tuple(c.code for c in all_checks() if c.family in ("meaning", "structure", "terminology", "references"))
+    english = "Draw three cards. Until end of turn, you can't cast spells from your graveyard. Then discard a card."
+    for lang, text in (("de", "Ziehe drei Karten. Wirf dann eine Karte ab."),
+                       ("fr", "Piochez trois cartes. Puis défaussez-vous d'une carte.")):
+        (f,) = [f for f in findings(one_text(lang, text, english), codes) if f.lang == lang]
+        assert f.severity.value == "error" and "structure.length" in f.also and "meaning.qualifier" in f.also
 
 
 def test_a_merge_is_per_text_and_language():

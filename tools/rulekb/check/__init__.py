@@ -38,10 +38,11 @@ AnyCheck = Union[Check, TextCheck]
 
 
 def _registry() -> tuple[AnyCheck, ...]:
-    from . import (coverage, duplicates, language, meaning, numbers, phraseology, references, sources, staleness,
-                   structure, terminology, typography)
+    from . import (coverage, duplicates, language, meaning, meaningchecks, numbers, phraseology, references, sources,
+                   staleness, structure, terminology, typography)
     checks: list[AnyCheck] = []
-    for module in (coverage, staleness, structure, meaning, references, numbers, terminology, phraseology, language,
+    for module in (coverage, staleness, structure, meaning, meaningchecks, references, numbers, terminology,
+                   phraseology, language,
                    duplicates, typography, sources):
         checks.extend(module.CHECKS)
     codes = Counter(c.code for c in checks)
@@ -209,10 +210,11 @@ def merge_findings(findings: Sequence[Finding], order: Mapping[str, int]) -> lis
     become one, under the code of the gravest (then the first registered), with every reason in
     its message and the codes of the others in `also`; its fix is the gravest one's. A finding
     that counts several occurrences ("'spielt' (4 times)") overlaps wherever one of them does
-    (`Finding.spans`)."""
+    (`Finding.spans`). On a text that lacks a sentence, what it lacks is one finding
+    (`_missing_sentences`)."""
     by_text: dict[tuple[str, str], list[Finding]] = {}
     out: list[Finding] = []
-    for f in findings:
+    for f in _missing_sentences(findings, order):
         if f.span is None:
             out.append(f)
         else:
@@ -237,6 +239,34 @@ def merge_findings(findings: Sequence[Finding], order: Mapping[str, int]) -> lis
     return out
 
 
+# the families whose findings without a place in the text say that something of the English is
+# missing from it (a negation, a number, a qualifier, a reference, a term): what a missing sentence
+# explains. A stale or untranslated text, a wrong language or typography are defects of their own.
+_EXPLAINED_BY_A_MISSING_SENTENCE = ("meaning", "numbers", "references", "structure", "terminology")
+
+
+# a sentence may be missing; the text is far too short (which `meaning.sentences` leaves to it)
+_SHORT = ("meaning.sentences", "structure.length")
+
+
+def _missing_sentences(findings: Sequence[Finding], order: Mapping[str, int]) -> list[Finding]:
+    """One dropped sentence, one finding: on a text where a sentence may be missing
+    (`meaning.sentences`, or `structure.length`: far too short), the findings without a place in the text that say something of the
+    English is missing join it (under the gravest's code, the others in `also`)."""
+    short = {(f.lang, f.entry) for f in findings if f.code in _SHORT and f.span is None}
+    if not short:
+        return list(findings)
+    joined: dict[tuple[str, str], list[Finding]] = {}
+    out: list[Finding] = []
+    for f in findings:
+        if (f.lang, f.entry) in short and f.span is None and f.code.split(".", 1)[0] in _EXPLAINED_BY_A_MISSING_SENTENCE:
+            joined.setdefault((f.lang, f.entry), []).append(f)
+        else:
+            out.append(f)
+    out.extend(_merged(cluster, order) for cluster in joined.values())
+    return out
+
+
 def _root(root: list[int], i: int) -> int:
     """The finding that stands for the cluster of finding `i` (`merge_findings`)."""
     while root[i] != i:
@@ -250,8 +280,11 @@ def _merged(cluster: list[Finding], order: Mapping[str, int]) -> Finding:
     first, *others = sorted(cluster, key=lambda f: (_SEVERITY_ORDER[f.severity], order.get(f.code, len(order))))
     msg = M_("{first} Also: {others}", first=first.msg or Message(first.message),
              others=tuple(o.msg or Message(o.message) for o in others))
-    span = (min(f.span[0] for f in cluster), max(f.span[1] for f in cluster))  # type: ignore[index]
-    spans = tuple(sorted({s for f in cluster for s in (f.spans or (f.span,))}))  # type: ignore[misc]
+    if all(f.span is None for f in cluster):   # what is missing has no place (`_missing_sentences`)
+        span, spans = None, ()
+    else:
+        span = (min(f.span[0] for f in cluster), max(f.span[1] for f in cluster))  # type: ignore[index]
+        spans = tuple(sorted({s for f in cluster for s in (f.spans or (f.span,))}))  # type: ignore[misc]
     return Finding(first.code, first.severity, first.lang, first.entry, first.file, first.line, msg.render(),
                    first.suggestion, msg, first.fix, tuple(dict.fromkeys(o.code for o in others)), span,
                    spans if len(spans) > 1 else ())

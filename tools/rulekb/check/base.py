@@ -111,8 +111,12 @@ class Context:
         self.phraseology = phraseology if phraseology is not None else Phraseology((), ())
         self.languages: tuple[str, ...] = kb.language_codes
         self.targets: tuple[str, ...] = kb.target_languages
-        self.data = data if data is not None else Data(termbase, self.phraseology, self.languages,
-                                                       {lang.code: lang.english_name for lang in reversed(kb.languages)})
+        if data is None:
+            from .meaningchecks import keyword_table
+            data = Data(termbase, self.phraseology, self.languages,
+                        {lang.code: lang.english_name for lang in reversed(kb.languages)},
+                        keywords=keyword_table(kb, termbase))
+        self.data = data
         # (Rule.units is a property that builds the tuple: once per rule here)
         self._rule_units: dict[str, tuple[Unit, ...]] = {rule.id: rule.units for rule in kb.rules}
         self.units: tuple[Unit, ...] = (tuple(u for units in self._rule_units.values() for u in units)

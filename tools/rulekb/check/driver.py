@@ -225,8 +225,11 @@ def pair_data(root: Path) -> tuple[KnowledgeBase, Data]:
     if problems:
         raise DataError(problems)
     kb = KnowledgeBase(tuple(languages), MappingProxyType(dict(sources)), (), (), ())
-    data = Data(load_termbase(root), load_phraseology(root), kb.language_codes,
-                {lang.code: lang.english_name for lang in reversed(kb.languages)})
+    from .meaningchecks import keyword_table
+    termbase = load_termbase(root)
+    data = Data(termbase, load_phraseology(root), kb.language_codes,
+                {lang.code: lang.english_name for lang in reversed(kb.languages)},
+                keywords=keyword_table(None, termbase))
     return kb, data
 
 

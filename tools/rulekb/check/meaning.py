@@ -51,8 +51,11 @@ Span = tuple[int, int]
 # ------------------------------------------------------------------ sentences
 
 # A sentence ends at . ! ? (with the closing quotes or parenthesis after it) before a capital, an
-# opening quote or parenthesis; or at a line break (the abilities of a card's text).
-_END = re.compile(r"[.!?](?:[ \u00a0]?[»“”\"’)])*(?=[ \u00a0]+[„“\"«(]*[A-ZÀ-ÖØ-Þ])|\n+")
+# opening quote or parenthesis; or at a line break (the abilities of a card's text). Quotes as
+# French and German print them count, with the spaces French sets inside them (a space, a no-break
+# or a narrow no-break space): « … » (the full stop inside or outside), German » … « and „ … “.
+_END = re.compile(r"[.!?](?:[ \u00a0\u202f]?[»“”\"’)]|«)*"
+                  r"(?=[ \u00a0\u202f]+(?:[„“\"«»(‚‘][ \u00a0\u202f]?)*[A-ZÀ-ÖØ-Þ])|\n+")
 _ABBREVIATION = re.compile(r"(?:(?<![\w.])[A-Za-z]|\b(?:etc|usw|bzw|ca|vgl|Nr|ex|resp|cf|vs))\.$")
 
 

@@ -77,6 +77,7 @@ class Data:
     languages: tuple[str, ...]
     names: Mapping[str, str] = field(default_factory=dict)
     official_names: object | None = None
+    keywords: tuple = ()      # the keywords' official names (`meaningchecks.keyword_table`)
     _derived: dict = field(default_factory=dict, compare=False, repr=False, hash=False)
 
     @property
