@@ -112,7 +112,7 @@ class Context:
         self.languages: tuple[str, ...] = kb.language_codes
         self.targets: tuple[str, ...] = kb.target_languages
         if data is None:
-            from .meaningchecks import keyword_table
+            from .keywords import keyword_table
             data = Data(termbase, self.phraseology, self.languages,
                         {lang.code: lang.english_name for lang in reversed(kb.languages)},
                         keywords=keyword_table(kb, termbase))

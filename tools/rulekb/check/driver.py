@@ -225,7 +225,7 @@ def pair_data(root: Path) -> tuple[KnowledgeBase, Data]:
     if problems:
         raise DataError(problems)
     kb = KnowledgeBase(tuple(languages), MappingProxyType(dict(sources)), (), (), ())
-    from .meaningchecks import keyword_table
+    from .keywords import keyword_table
     termbase = load_termbase(root)
     data = Data(termbase, load_phraseology(root), kb.language_codes,
                 {lang.code: lang.english_name for lang in reversed(kb.languages)},

@@ -13,18 +13,17 @@ says in place of what its English says, each an error whose message names both a
 Each check is one `TextCheck` line in `CHECKS`, a pure function of one text and the shared
 `Data`; the comparisons are the pure functions of `meaningpairs`, the English a translation is
 compared with that of `meaning` (`meaning._english`). The keywords' official names are
-`Data.keywords` (`keyword_table`: the knowledge base's keyword rule titles and the termbase).
+`Data.keywords` (`keywords.keyword_table`: the knowledge base's keyword rule titles and the termbase).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from ..models import M_, SOURCE_LANGUAGE, Severity
-from ..termbase import Termbase
 from .compare import excerpt, label
+from .keywords import keyword_table  # noqa: F401  (re-exported: the table `Data.keywords` holds)
 from .meaning import _english
 from .meaningpairs import (
     CONTRASTS,
@@ -36,29 +35,6 @@ from .meaningpairs import (
     set_phrase_misuses,
 )
 from .text import Data, Flag, Text, TextCheck, flag
-
-if TYPE_CHECKING:
-    from ..models import KnowledgeBase
-
-
-def keyword_table(kb: KnowledgeBase | None, termbase: Termbase) -> tuple[Keyword, ...]:
-    """The keywords with their official names: the titles of the knowledge base's keyword rules
-    (702.*) in every language, and the termbase's keywords and keyword actions (every term of a
-    concept with a rule), joined by rule id."""
-    names: dict[str, dict[str, list[str]]] = {}
-    for rule in (kb.rules if kb is not None else ()):
-        if rule.number.startswith("702.") and rule.title is not None:
-            for lang, variants in rule.title.variants.items():
-                names.setdefault(rule.id, {}).setdefault(lang, []).extend(v.text for v in variants)
-    for concept in termbase.concepts:
-        if concept.rule is not None:
-            for lang, terms in concept.terms.items():
-                names.setdefault(concept.rule, {}).setdefault(lang, []).extend(
-                    form for term in terms for form in (term.text, *term.forms))
-    return tuple(
-        Keyword(kid, {lang: tuple(dict.fromkeys(n for n in ns if n.strip())) for lang, ns in sorted(by_lang.items())})
-        for kid, by_lang in sorted(names.items()))
-
 
 def _contrast_check(name: str):
     contrast = next(c for c in CONTRASTS if c.name == name)

@@ -29,6 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..models import M_, SOURCE_LANGUAGE, Message
+from .keywords import Keyword
 from .meaning import aligned
 
 Span = tuple[int, int]
@@ -222,13 +223,6 @@ def dropped(english: str, text: str, lang: str, table: Sequence[Qualifier] = DRO
 
 
 # ------------------------------------------------------------------ keywords
-
-
-@dataclass(frozen=True)
-class Keyword:
-    """A keyword with its official names in each language (its rule's titles, the termbase's terms)."""
-    id: str
-    names: Mapping[str, tuple[str, ...]]
 
 
 @dataclass(frozen=True)
