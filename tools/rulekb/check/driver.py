@@ -108,7 +108,9 @@ def by_text(ctx: Context, checks: Sequence[TextCheck], files: ProjectFiles | Non
     if usable:
         assert files is not None
         others = [part for rel, digest in sorted(files.digests.items()) if rel not in by_file for part in (rel, digest)]
-        shared = [cache_module.FileCache.key(*others, "codes", *(c.code for c in checks))]
+        # the keywords' official names come from every file's rule titles (`Data.keywords`): part of each key
+        shared = [cache_module.FileCache.key(*others, "codes", *(c.code for c in checks),
+                                             "keywords", repr(ctx.data.keywords))]
     out: dict[str, list[Finding]] = {c.code: [] for c in checks}
     table = {(c.id, lang): terms for c in ctx.termbase.concepts for lang, terms in c.terms.items()}
     index = {id(term): i for terms in table.values() for i, term in enumerate(terms)}
