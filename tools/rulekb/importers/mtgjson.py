@@ -395,7 +395,8 @@ def import_sets(root: Path, paths: list[Path], into: Path | None = None) -> Mtgj
 # per other language the printings printed alike as one entry: ``printed: {de: {XLN 114, PXLN
 # 114s: "Agent der Königin\nLebensverknüpfung\n…"}}`` (the printed name on the first line, the
 # printed text after it). One YAML node per printing and per distinct printed text instead of a
-# mapping of four to nine nodes per printing: the loader's cost is per node (README, "Data model").
+# mapping of four to nine nodes per printing: the loader's cost is per node (figures in
+# benchmarks/HISTORY.md, "Data model: layout of the imported cards and rulings").
 
 MAX_KEY = 127   # longer keys PyYAML writes as "? key" (an explicit key): the printings of a text split in parts
 
