@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from qa_kb import findings, one_text, run
-from rulekb.check import all_checks, check
+from rulekb.check import TextCheck, all_checks, check
 from rulekb.models import Severity
 from test_check_meaningpairs import (
     CONTRAST,
@@ -83,3 +83,44 @@ def test_the_seeds_mise_en_jeu_is_reported(seed):
     result = run_checks(load_knowledge_base(seed), seed, profile="meaning")
     (f,) = [f for f in result.findings if (f.entry, f.lang) == ("retrace.n2", "fr")]
     assert "meaning.set-phrase" in (f.code, *f.also) and f.severity is Severity.ERROR and "mise en jeu" in f.message
+
+
+# ------------------------------------------------------------------ one substitution, one finding
+
+BY_TEXT = tuple(c.code for c in all_checks() if isinstance(c, TextCheck))
+EN_ANOTHER = "Another player may cast that card this turn."
+EN_TARGET = "Target opponent sacrifices a creature."
+EN_COST = "As an additional cost to cast this spell, sacrifice a creature."
+
+# (lang, english, translation, the finding's code and the codes merged into it; None: a faithful translation)
+SAID_INSTEAD = [
+    ("fr", EN_ANOTHER, "Un adversaire peut lancer cette carte ce tour-ci.", ("meaning.player", {"meaning.qualifier"})),
+    ("fr", EN_ANOTHER, "Un autre joueur peut lancer cette carte ce tour-ci.", None),
+    ("de", EN_ANOTHER, "Ein Gegner kann diese Karte in diesem Zug wirken.", ("meaning.player", {"meaning.qualifier"})),
+    ("de", EN_ANOTHER, "Ein anderer Spieler kann diese Karte in diesem Zug wirken.", None),
+    ("fr", EN_TARGET, "Le joueur ciblé sacrifie une créature.", ("meaning.player", {"meaning.qualifier"})),
+    ("fr", EN_TARGET, "L’adversaire ciblé sacrifie une créature.", None),
+    ("de", EN_TARGET, "Ein Spieler deiner Wahl opfert eine Kreatur.", ("meaning.player", {"meaning.qualifier"})),
+    ("de", EN_TARGET, "Ein Gegner deiner Wahl opfert eine Kreatur.", None),
+    ("de", EN_COST, "Opfere als alternative Kosten, um diesen Zauberspruch zu wirken, eine Kreatur.",
+     ("meaning.cost-kind", {"terminology.missing-term"})),
+    ("de", EN_COST, "Opfere als zusätzliche Kosten, um diesen Zauberspruch zu wirken, eine Kreatur.", None),
+    ("fr", EN_COST, "En tant que coût alternatif pour lancer ce sort, sacrifiez une créature.",
+     ("meaning.cost-kind", {"terminology.missing-term"})),
+    ("fr", EN_COST, "En tant que coût supplémentaire pour lancer ce sort, sacrifiez une créature.", None),
+]
+
+
+@pytest.mark.parametrize("lang,english,text,expected", SAID_INSTEAD)
+def test_a_word_said_in_place_of_another_is_one_finding(lang, english, text, expected):
+    """"adversaire" for "another player" leaves out "another" and names another player: one defect,
+    one finding (the other codes under `also`); an alternative cost for an additional one is also
+    the missing term 'additional cost'. A faithful translation draws neither."""
+    found = [f for f in findings(one_text(lang, text, english), BY_TEXT)
+             if f.lang == lang and f.severity is not Severity.INFO]
+    if expected is None:
+        assert found == [], [f.message for f in found]
+        return
+    code, also = expected
+    assert [(f.code, f.severity) for f in found] == [(code, Severity.ERROR)], [f.message for f in found]
+    assert also <= set(found[0].also) and found[0].span is not None

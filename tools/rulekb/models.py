@@ -596,6 +596,9 @@ class Finding:
     span: tuple[int, int] | None = field(default=None, compare=False)   # in the text, when known
     # every occurrence the finding counts ("'spielt' (4 times)"), when more than `span`: what the merge sees
     spans: tuple[tuple[int, int], ...] = field(default=(), compare=False)
+    # where in the English the finding is about (what the translation replaced or left out), when known:
+    # what lets the merge join a word left out to the word said in its place
+    english: tuple[tuple[int, int], ...] = field(default=(), compare=False)
 
     def localised(self, speaker: Speaker | None) -> tuple[str, str]:
         """(message, suggestion) in the speaker's language (English without one)."""

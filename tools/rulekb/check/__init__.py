@@ -24,7 +24,7 @@ quotation marks, one entry in the family's locale table).
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from operator import itemgetter
 from typing import Iterable, Mapping, Sequence, Union
 
@@ -202,7 +202,7 @@ def stamp_status(check: AnyCheck, issue: Issue, status: Status | None) -> Findin
         else:
             fix = M_("{fix} (in a new canonical text; the published one stays as a variant with its source)", fix=fix)
     return Finding(check.code, severity, issue.lang, issue.entry, issue.file, issue.line, issue.msg.render(),
-                   fix.render(), issue.msg, fix, (), issue.span, issue.spans)
+                   fix.render(), issue.msg, fix, (), issue.span, issue.spans, issue.english)
 
 
 def merge_findings(findings: Sequence[Finding], order: Mapping[str, int]) -> list[Finding]:
@@ -211,10 +211,11 @@ def merge_findings(findings: Sequence[Finding], order: Mapping[str, int]) -> lis
     its message and the codes of the others in `also`; its fix is the gravest one's. A finding
     that counts several occurrences ("'spielt' (4 times)") overlaps wherever one of them does
     (`Finding.spans`). On a text that lacks a sentence, what it lacks is one finding
-    (`_missing_sentences`)."""
+    (`_missing_sentences`); a word the text leaves out joins the finding on the word it says in
+    its place (`_said_instead`)."""
     by_text: dict[tuple[str, str], list[Finding]] = {}
     out: list[Finding] = []
-    for f in _missing_sentences(findings, order):
+    for f in _said_instead(_missing_sentences(findings, order)):
         if f.span is None:
             out.append(f)
         else:
@@ -264,6 +265,36 @@ def _missing_sentences(findings: Sequence[Finding], order: Mapping[str, int]) ->
         else:
             out.append(f)
     out.extend(_merged(cluster, order) for cluster in joined.values())
+    return out
+
+
+def _touch(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """Whether two spans of the English overlap or stand side by side (at most one blank between
+    them: "another" and "player" of "another player")."""
+    return a[0] <= b[1] + 1 and b[0] <= a[1] + 1
+
+
+def _said_instead(findings: Sequence[Finding]) -> list[Finding]:
+    """One substitution, one finding: a finding on words of the English that a text leaves out
+    (no span in the text, its English spans known: a qualifier lost, a term missing) whose English
+    words touch those of a finding on the words the text says in their place ("adversaire" for
+    "another player": the lost "another"; "alternative Kosten" for "an additional cost": the
+    missing term 'additional cost') takes that finding's place in the text, so that the merge
+    joins them."""
+    said: dict[tuple[str, str], list[Finding]] = {}
+    for f in findings:
+        if f.span is not None and f.english:
+            said.setdefault((f.lang, f.entry), []).append(f)
+    if not said:
+        return list(findings)
+    out: list[Finding] = []
+    for f in findings:
+        if f.span is None and f.english and (f.lang, f.entry) in said:
+            instead = next((g for g in said[(f.lang, f.entry)]
+                            if any(_touch(a, b) for a in f.english for b in g.english)), None)
+            if instead is not None:
+                f = replace(f, span=instead.span, spans=())
+        out.append(f)
     return out
 
 

@@ -73,6 +73,7 @@ class Issue:
     severity: Severity | None = None
     index: int = 0           # which of the unit's texts in `lang` (0: the canonical one)
     spans: tuple[tuple[int, int], ...] = ()   # every occurrence it counts, when several (the first is `span`)
+    english: tuple[tuple[int, int], ...] = ()  # where in the English it is about (`Flag.english`)
 
     @property
     def message(self) -> str:

@@ -79,7 +79,7 @@ def issue_of(t: Text, f: Flag) -> Issue:
     """The issue of a flag on a text (a text beside the canonical one has no span: the reports
     show the canonical text)."""
     return Issue(t.lang, t.entry, t.file, t.line, f.msg, f.fix, f.span if t.index == 0 else None, f.severity, t.index,
-                 f.spans if t.index == 0 else ())
+                 f.spans if t.index == 0 else (), f.english if t.index == 0 else ())
 
 
 def findings_of(texts: Iterable[Text], checks: Sequence[TextCheck], data: Data) -> dict[str, list[Finding]]:

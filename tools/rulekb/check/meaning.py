@@ -28,7 +28,8 @@ change of meaning, an error:
   English, one may be missing.
 
 The comparisons are pure functions of two strings (`number_change`, `bound_change`,
-`negation_change`, `role_change`, `zone_change`); the word lists are one compiled pattern per
+`negation_change`, `role_change`, `zone_change`; the qualifiers', opposites' and colours' are
+`qualifiers`', the sentences they compare `sentences`'); the word lists are one compiled pattern per
 language and purpose (`LEXICON`), the zones, owner and controller the termbase's. Adding a language
 is one `_LEXICON_SOURCES` entry.
 """
@@ -37,52 +38,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterator, Mapping, Sequence
+from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 from ..models import M_, MN_, SOURCE_LANGUAGE, Message, Severity
 from ..refs import find_references
 from .base import quote
 from .compare import ZONES, concept_name, concept_names, excerpt, label
-from .text import Data, Flag, Text, TextCheck, flag
+from .qualifiers import COLOURS, colour_change, opposite_change, qualifier_changes
+from .sentences import Change, Span, aligned, around, sentences, unparenthesised
 from .structure import negations as whole_negations
+from .text import Data, Flag, Text, TextCheck, TextCheckFunction, flag
 
-Span = tuple[int, int]
-
-# ------------------------------------------------------------------ sentences
-
-# A sentence ends at . ! ? (with the closing quotes or parenthesis after it) before a capital, an
-# opening quote or parenthesis; or at a line break (the abilities of a card's text). Quotes as
-# French and German print them count, with the spaces French sets inside them (a space, a no-break
-# or a narrow no-break space): « … » (the full stop inside or outside), German » … « and „ … “.
-_END = re.compile(r"[.!?](?:[ \u00a0\u202f]?[»“”\"’)]|«)*"
-                  r"(?=[ \u00a0\u202f]+(?:[„“\"«»(‚‘][ \u00a0\u202f]?)*[A-ZÀ-ÖØ-Þ])|\n+")
-_ABBREVIATION = re.compile(r"(?:(?<![\w.])[A-Za-z]|\b(?:etc|usw|bzw|ca|vgl|Nr|ex|resp|cf|vs))\.$")
-
-
-def sentences(text: str) -> tuple[Span, ...]:
-    """The spans of a text's sentences ("z. B." or "e.g." end none)."""
-    out: list[Span] = []
-    start = 0
-    for m in _END.finditer(text):
-        if m.group()[0] == "." and _ABBREVIATION.search(text, max(0, m.start() - 6), m.start() + 1):
-            continue
-        if text[start:m.end()].strip():
-            out.append((start, m.end()))
-        start = m.end()
-    if text[start:].strip():
-        out.append((start, len(text)))
-    return tuple(out)
-
-
-def aligned(english: str, text: str) -> tuple[tuple[Span, Span], ...]:
-    """The English and its translation as pairs of sentences when both have as many, else as
-    one pair of whole texts."""
-    en, tr = sentences(english), sentences(text)
-    if len(en) == len(tr) and len(en) > 1:
-        return tuple(zip(en, tr))
-    return (((0, len(english)), (0, len(text))),)
-
-
+__all__ = ["CHECKS", "Change", "aligned", "qualifier_changes", "sentences"]   # re-exported: the tests read them here
 # ------------------------------------------------------------------ the words of each language
 
 
@@ -233,7 +200,6 @@ _FR_CLOSER = re.compile(r"(?<![\w-])(?:pas|jamais|rien|aucun|aucune|personne|nul
 _FR_ALONE = re.compile(r"(?<![\w-])(?:aucun|aucune|rien|jamais|nul|nulle|pas|non)(?![\w-])", re.IGNORECASE)
 # an English exception that a translation may render as a restriction ("can't … except" / "kann nur")
 _EXCEPTION = re.compile(r"\b(?:except|other than|unless|without|but|only|rather than|instead)\b", re.IGNORECASE)
-_PARENTHESIS = re.compile(r"\([^()]*\)")
 # the negations that are determiners ("keine Gelegenheit", "aucune carte", "no card"): a quantifier's flip
 _DETERMINER = re.compile(r"(?:kein|aucun|nul|no\b|none|nothing|nichts|niemand|rien|personne)", re.IGNORECASE)
 _FR_QUE = re.compile(r"(?<![\w-])qu(?:e|['’])", re.IGNORECASE)
@@ -347,18 +313,6 @@ def roles(text: str, lang: str) -> dict[str, Span]:
 # ------------------------------------------------------------------ comparisons (pure)
 
 
-@dataclass(frozen=True)
-class Change:
-    """What a comparison found: `span` in the translation (None: what is missing has no place),
-    `said` what the translation says there, `expected` what the English says, `sentence` the span
-    of the English sentence it is about, `where` that of the translation's sentence."""
-    span: Span | None
-    said: str
-    expected: tuple[str, ...]
-    sentence: Span
-    where: Span
-
-
 def number_change(english: str, text: str, lang: str) -> Change | None:
     """The first sentence whose numbers differ from its English's: a number the translation says
     (not softly) that the English does not, or one the English says (not softly) the translation
@@ -392,7 +346,7 @@ def bound_change(english: str, text: str, lang: str) -> Change | None:
     sentence = next(((a, b) for a, b in sentences(english) if a <= at < b), (0, len(english)))
     if extra:
         span, kind = extra[0]
-        return Change(span, kind, expected, sentence, _around(text, span[0]))
+        return Change(span, kind, expected, sentence, around(text, span[0]))
     return Change(None, "", expected, sentence, (0, len(text)))
 
 
@@ -403,7 +357,7 @@ def negation_changes(english: str, text: str, lang: str) -> list[tuple[str, Chan
     quantifier). A parenthesis one side has and the other has not is `structure.parentheses`' finding."""
     out: list[tuple[str, Change]] = []
     for (ea, eb), (ta, tb) in aligned(english, text):
-        en_text, tr_text = _unparenthesised(english[ea:eb], text[ta:tb])
+        en_text, tr_text = unparenthesised(english[ea:eb], text[ta:tb])
         en, tr = negations(en_text, SOURCE_LANGUAGE), negations(tr_text, lang)
         excused = allowances(tr_text, lang) if _EXCEPTION.search(en_text) else 0
         # "unless" said as "falls … nicht" / "si … ne … pas" is one negation more ("es sei denn",
@@ -443,7 +397,9 @@ def role_change(english: str, text: str, lang: str, en_extra: Mapping[str, Span]
     if not extra:
         return None
     span, role = extra[0]
-    return Change(span, role, tuple(sorted(en)), (0, len(english)), _around(text, span[0]))
+    # where the English names its roles: the words the translation's role stands in place of
+    named = tuple(m.span() for m in LEXICON[SOURCE_LANGUAGE].roles.finditer(english)) + tuple(en_extra.values())
+    return Change(span, role, tuple(sorted(en)), (0, len(english)), around(text, span[0]), tuple(sorted(named)))
 
 
 def zone_change(english: str, text: str, lang: str, en_zones: Sequence[tuple[int, str]],
@@ -505,226 +461,6 @@ def modality_change(english: str, text: str, lang: str) -> tuple[str, Change] | 
     return None
 
 
-# ------------------------------------------------------------------ qualifiers and opposites
-
-_I = re.IGNORECASE
-
-
-def _per_lang(en: str, de: str, fr: str) -> Mapping[str, re.Pattern[str]]:
-    return {"en": re.compile(en, _I), "de": re.compile(de, _I), "fr": re.compile(fr, _I)}
-
-
-@dataclass(frozen=True)
-class Qualifier:
-    """A word of the English that limits what a sentence does ("until end of turn", "instead",
-    "another", "target", "only"), with how each language says it: `said` is what counts as
-    keeping it (a translation without it has lost it), `added` what counts as adding it where
-    the English does not say it (None: a translation may rightly say it unbidden, as German cards
-    add "deiner Wahl"), and `unless` what in the English sentence lets a translation leave it
-    unsaid ("Activate only as a sorcery" / "Aktiviere … wie eine Hexerei": official German)."""
-    name: str
-    label: Message
-    said: Mapping[str, re.Pattern[str]]
-    added: Mapping[str, re.Pattern[str]] | None = None
-    unless: re.Pattern[str] | None = None
-
-
-_EOT_EN = r"\buntil (?:the )?end of (?:the |that |this )?turn\b|\b(?:this|that) turn\b"
-_EOT_DE = r"\bbis zum Ende des (?:\w+ )?Zug(?:e)?s\b|\b(?:in |an )?(?:diesem|jenem|dem) Zug\b|\bdiesen Zug\b"
-_EOT_FR = r"\bjusqu['’]à (?:la )?fin (?:du|de ce) tour\b|\bce tour(?:-ci|-là)?\b|\b(?:de|à|pendant) ce tour\b"
-
-QUALIFIERS: tuple[Qualifier, ...] = (
-    Qualifier("turn", M_("a duration to the end of the turn (“until end of turn”, “this turn”)"),
-              _per_lang(_EOT_EN, r"\bZug\w*", r"\btours?\b"), _per_lang(r"\bturns?\b", _EOT_DE, _EOT_FR)),
-    Qualifier("next-turn", M_("a duration to a next turn (“until your next turn”)"),
-              _per_lang(r"\bnext turn\b", r"\bnächsten Zug\w*", r"\bprochain tour\b"),
-              _per_lang(r"\bnext turn\b", r"\bnächsten Zug\w*", r"\bprochain tour\b")),
-    Qualifier("combat", M_("a duration to the end of combat (“until end of combat”)"),
-              _per_lang(r"\bend of combat\b(?! step)|\bthis combat\b(?! phase)", r"\bKampf\w*", r"\bcombats?\b"),
-              _per_lang(r"\bcombat\b", r"\bEnde des Kampf\w*|\bdiesem Kampf\b", r"\bfin du combat\b|\bce combat\b")),
-    Qualifier("instead", M_("a replacement (“instead”, “rather than”)"),
-              _per_lang(r"\binstead\b|\brather than\b",
-                        r"\bstattdessen\b|\b(?:an)?statt\b|\banstelle\b|\bersetz\w*|\bersatz\w*",
-                        r"\bà la place\b|\bau lieu\b|\bplutôt\b|\bremplac\w*"),
-              _per_lang(r"\binstead\b|\brather than\b|\breplac\w*|\bin place of\b|\binstead of\b",
-                        r"\bstattdessen\b|\banstatt\b|\banstelle\b", r"\bà la place\b|\bau lieu\b")),
-    Qualifier("another", M_("“another” or “other” (not this one)"),
-              _per_lang(r"(?<!one )\banother\b|(?<!each )\bother\b(?! than)|\belse\b",
-                        r"\bzusammen mit\b|\bander\w*|\bsonst\w*|\bweitere\w*|\bzusätzlich\w*|\baußer\b|\bnoch\b",
-                        r"\bautres?\b|\bd['’]autre|\bsupplémentaire\w*|\bsauf\b|\bde plus\b|\bencore\b")),
-    Qualifier("target", M_("a target (“target”)"),
-              _per_lang(r"\btarget\w*", r"\bZiel\w*|\bWahl\b|\bbestimm\w*|\banvisier\w*", r"\bcibl\w*|\bcibles?\b"),
-              _per_lang(r"\btarget\w*", r"\bZiel\w*", r"\bciblée?s?\b")),
-    Qualifier("one-or-more", M_("“one or more”"),
-              _per_lang(r"\bone or more\b",
-                        r"\bein\w* oder mehrere\w*|\bmindestens ein\w*|\bein- oder mehr\w*|\bein\w* oder mehr\b",
-                        r"\bune? ou plusieurs\b|\bau moins une?\b|\bune? ou plus\b")),
-    Qualifier("only", M_("a restriction (“only”)"),
-              _per_lang(r"\bonly\b", r"\bnur\b|\bausschließlich\b|\blediglich\b|\beinzig\w*|\berst\b|\bbloß\b",
-                        r"\bseul\w*|\buniquement\b|\bexclusivement\b|\bne\b[^.;:]*\bqu(?:e\b|['’])|\bn['’][^.;:]*\bqu(?:e\b|['’])"),
-              unless=re.compile(r"\bonly as an? (?:sorcery|instant)\b", _I)),
-    Qualifier("opponent", M_("an opponent"),
-              _per_lang(r"\bopponents?\b|\bopponent['’]s\b", r"\bGegner\w*", r"\badversaires?\b")),
-)
-
-# "not just" / "not only": a translation that keeps the restriction but drops its negation says the opposite
-_NOT_ONLY = _per_lang(r"\bnot (?:just|only|merely)\b",
-                      r"\bnicht (?:nur|bloß|lediglich|allein|ausschließlich)\b",
-                      r"\b(?:non|pas) (?:seulement|uniquement|que)\b|\bne\b[^.;:]*\bpas (?:seulement|uniquement|que)\b")
-_ONLY_WORD = _per_lang(r"\b(?:just|only|merely)\b", r"\b(?:nur|bloß|lediglich|ausschließlich)\b",
-                       r"\b(?:seulement|uniquement)\b|\bne\b[^.;:]*\bqu(?:e\b|['’])")
-
-
-@dataclass(frozen=True)
-class Opposite:
-    """Two things a rule tells apart that a translation may swap (tapped and untapped, the top and
-    the bottom of a library, attacking and blocking …), each with how each language says it."""
-    name: str
-    labels: tuple[Message, Message]
-    sides: tuple[Mapping[str, re.Pattern[str]], Mapping[str, re.Pattern[str]]]
-
-
-OPPOSITES: tuple[Opposite, ...] = (
-    Opposite("tap", (M_("tapped (tap)"), M_("untapped (untap)")),
-             (_per_lang(r"(?<![\w-])tap(?:s|ped|ping)?\b", r"\b(?:tapp\w*|getappt\w*)", r"\bengag\w*"),
-              _per_lang(r"\buntap\w*", r"\b(?:enttapp\w*|ungetappt\w*)", r"\bdégag\w*"))),
-    Opposite("top", (M_("the top"), M_("the bottom")),
-             (_per_lang(r"\btop\b", r"\boben\b|\bober(?:st)?e\w*", r"\b(?:au-)?dessus\b"),
-              _per_lang(r"\bbottom\b", r"\bunten\b|\bunter(?:st)?e\w*|\bunter (?:deine|seine|ihre|die|eine|jede) Bibliothek",
-                        r"\b(?:au-)?dessous\b"))),
-    Opposite("attack", (M_("attacking"), M_("blocking")),
-             (_per_lang(r"\battack\w*", r"\bangr\w*|\bAngriff\w*|\bgreif\w*", r"\battaqu\w*"),
-              _per_lang(r"\bblock\w*", r"\bblock\w*|\bgeblockt\w*", r"\bbloqu\w*"))),
-    Opposite("gain", (M_("gaining or winning"), M_("losing")),
-             (_per_lang(r"\b(?:gain\w*|win\w*|won|gets?|getting|receives?|receiving)\b", r"\b(?:erhält\w*|erhalte\w*|dazu|gewinn\w*|gewonnen)\b",
-                        r"\bgagn\w*|\bacqui\w*|\bobtien\w*"),
-              _per_lang(r"\blos(?:e|es|t|ing)\b", r"\bverl(?:ier|or)\w*|\bverloren\b", r"\bperd\w*"))),
-    Opposite("begin", (M_("the beginning"), M_("the end")),
-             (_per_lang(r"\bbeginning\b|\bbegins?\b", r"\bBeginn\w*|\bbeginn\w*|\bAnfang\w*", r"\bdébut\w*|\bcommence\w*"),
-              _per_lang(r"\bend\b(?!\s+step)|\bends\b", r"\bEnde\b|\bendet\b", r"(?<!étape de )\bfin\b"))),
-    Opposite("before", (M_("before"), M_("after")),
-             (_per_lang(r"\bbefore\b", r"\bbevor\b|\bvor\b|\bvorher\b|\bzuvor\b", r"\bavant\b"),
-              _per_lang(r"\bafter\w*\b", r"\bnachdem\b|\bnach\b", r"\baprès\b"))),
-    Opposite("power", (M_("power"), M_("toughness")),
-             (_per_lang(r"\bpower\b", r"\bStärke\b", r"\bforce\b"),
-              _per_lang(r"\btoughness\b", r"\bWiderstandskraft\b", r"\bendurance\b"))),
-    Opposite("more", (M_("more (greater, higher)"), M_("fewer (less, lower)")),
-             (_per_lang(r"(?<!or )\b(?:more|greater|higher)\b|\bgreatest\b|\bhighest\b|(?<!at )\bmost\b",
-                        r"(?<!oder )\b(?:mehr|größer\w*|höher\w*)|\bhöchst(?!ens)\w*",
-                        r"(?<!ne )(?<!n['’])(?<!au )\bplus (?:de|d['’]|que|grande?s?|élevée?s?)\b"
-                        r"|\bsupérieur\w*"),
-              _per_lang(r"(?<!or )\b(?:fewer|less|lower)\b|\blowest\b|\bsmallest\b|(?<!at )\bleast\b",
-                        r"(?<!oder )\bweniger\b|\bkleiner\w*|\bniedriger\w*|\bniedrigst\w*|\bgeringer\w*|\bgeringst\w*",
-                        r"(?<!au )(?<!à )(?<!ou )\bmoins\b|\binférieur\w*|\bplus petite?s?\b|\bplus faibles?\b"))),
-    Opposite("enter", (M_("entering"), M_("leaving")),
-             (_per_lang(r"\benter\w*", r"\bkomm\w*|\bbetr[ie]\w*|\bgelang\w*", r"\barriv\w*|\bentr\w*"),
-              _per_lang(r"\bleaves?\b|\bleaving\b|\bleft\b", r"\bverl[äa]ss\w*|\bverließ\w*", r"\bquitt\w*"))),
-    Opposite("first", (M_("the first"), M_("the last")),
-             (_per_lang(r"\bfirst\b", r"\berst(?:e|en|er|es|em)\b|\bzuerst\b", r"\bpremi(?:er|ère)s?\b|\bd['’]abord\b"),
-              _per_lang(r"\blast\b", r"\bletzt\w*", r"\bderni(?:er|ère)s?\b"))),
-    Opposite("draw", (M_("drawing"), M_("discarding")),
-             (_per_lang(r"\bdraw\w*|\bdrew\b", r"\bzieh\w*|\bgezogen\w*|\bzog\w*", r"\bpioch\w*"),
-              _per_lang(r"\bdiscard\w*", r"\babw[iue]rf\w*|\bwirf\w*|\babgeworfen\w*|\bwarf\w*", r"\bdéfauss\w*"))),
-)
-
-
-# the five colours (the words, not mana symbols, which are the same in every language)
-COLOURS: dict[str, Message] = {"white": M_("white"), "blue": M_("blue"), "black": M_("black"), "red": M_("red"),
-                               "green": M_("green")}
-_COLOUR_WORDS = {
-    "en": {"white": r"\bwhite\b", "blue": r"\bblue\b", "black": r"\bblack\b", "red": r"\bred\b", "green": r"\bgreen\b"},
-    "de": {"white": r"\bweiß(?:e|en|er|es|em)?\b", "blue": r"\bblau(?:e|en|er|es|em)?\b",
-           "black": r"\bschwarz(?:e|en|er|es|em)?\b", "red": r"\brot(?:e|en|er|es|em)?\b",
-           "green": r"\bgrün(?:e|en|er|es|em)?\b"},
-    "fr": {"white": r"\bblanc(?:he)?s?\b", "blue": r"\bbleue?s?\b", "black": r"\bnoire?s?\b", "red": r"\brouges?\b",
-           "green": r"\bverte?s?\b"},
-}
-_COLOUR = {lang: re.compile("|".join(f"(?P<{c}>{p})" for c, p in words.items()), _I)
-           for lang, words in _COLOUR_WORDS.items()}
-
-
-def colour_change(english: str, text: str, lang: str) -> Change | None:
-    """The first sentence whose translation names a colour its English does not, where the English
-    names one ("a white Soldier" / "einen schwarzen Soldaten"): `said` is the colour's id, `expected`
-    the English's."""
-    pattern = _COLOUR.get(lang)
-    if pattern is None:
-        return None
-    for (ea, eb), (ta, tb) in aligned(english, text):
-        en_text, tr_text = _unparenthesised(english[ea:eb], text[ta:tb])
-        en = {m.lastgroup for m in _COLOUR[SOURCE_LANGUAGE].finditer(en_text)}
-        if not en:
-            continue
-        extra = next((m for m in pattern.finditer(tr_text) if m.lastgroup not in en), None)
-        if extra is not None:
-            return Change((ta + extra.start(), ta + extra.end()), extra.lastgroup or "",
-                          tuple(c for c in COLOURS if c in en), (ea, eb), (ta, tb))
-    return None
-
-
-def _unparenthesised(english: str, text: str) -> tuple[str, str]:
-    """The sentences as compared: a parenthesis (a reminder text) one side has and the other has not
-    is blanked (the missing one is `structure.parentheses`' finding)."""
-    if "(" in english and "(" not in text:
-        english = _PARENTHESIS.sub(lambda m: " " * len(m.group()), english)
-    elif "(" in text and "(" not in english:
-        text = _PARENTHESIS.sub(lambda m: " " * len(m.group()), text)
-    return english, text
-
-
-def qualifier_changes(english: str, text: str, lang: str) -> list[tuple[str, Qualifier, Change]]:
-    """The qualifiers a translation loses ("lost": the English sentence says "until end of turn",
-    its translation nothing of the kind; `said` is the English words) or adds ("added": `span` is
-    the translation's words), sentence by sentence; each qualifier once per text. A "not just" whose
-    negation is lost ("nicht nur" → "nur") is the qualifier "only" added."""
-    if lang not in _NOT_ONLY:
-        return []
-    out: list[tuple[str, Qualifier, Change]] = []
-    seen: set[str] = set()
-    for (ea, eb), (ta, tb) in aligned(english, text):
-        en_text, tr_text = _unparenthesised(english[ea:eb], text[ta:tb])
-        for q in QUALIFIERS:
-            if q.name in seen:
-                continue
-            m = q.said[SOURCE_LANGUAGE].search(en_text)
-            if m and not q.said[lang].search(tr_text) and not (q.unless and q.unless.search(en_text)):
-                seen.add(q.name)
-                out.append(("lost", q, Change(None, m.group(), (m.group(),), (ea, eb), (ta, tb))))
-                continue
-            added = q.added[lang].search(tr_text) if q.added is not None else None
-            if added and not q.added[SOURCE_LANGUAGE].search(en_text):   # type: ignore[index]
-                seen.add(q.name)
-                out.append(("added", q, Change((ta + added.start(), ta + added.end()), added.group(), (), (ea, eb),
-                                               (ta, tb))))
-        if "only" not in seen and _NOT_ONLY[SOURCE_LANGUAGE].search(en_text) and not _NOT_ONLY[lang].search(tr_text):
-            only = _ONLY_WORD[lang].search(tr_text)
-            if only:
-                seen.add("only")
-                q = next(q for q in QUALIFIERS if q.name == "only")
-                out.append(("added", q, Change((ta + only.start(), ta + only.end()), only.group(), (), (ea, eb),
-                                               (ta, tb))))
-    return out
-
-
-def opposite_change(english: str, text: str, lang: str) -> tuple[Opposite, int, Change] | None:
-    """The first sentence whose translation says one of two opposites where its English says the
-    other and not this one ("untap" / "tappe", "the top of your library" / "unter deine Bibliothek"):
-    the opposite, the side the translation says (0 or 1) and where."""
-    if lang not in _NOT_ONLY:
-        return None
-    for (ea, eb), (ta, tb) in aligned(english, text):
-        en_text, tr_text = _unparenthesised(english[ea:eb], text[ta:tb])
-        for o in OPPOSITES:
-            en = [bool(side[SOURCE_LANGUAGE].search(en_text)) for side in o.sides]
-            if en[0] == en[1]:
-                continue
-            said = 1 if en[0] else 0        # the side the English does not say
-            m = o.sides[said][lang].search(tr_text)
-            if m and not o.sides[1 - said][lang].search(tr_text):
-                return o, said, Change((ta + m.start(), ta + m.end()), m.group(), (), (ea, eb), (ta, tb))
-    return None
-
-
 # ------------------------------------------------------------------ checks
 
 
@@ -739,19 +475,20 @@ def _english(t: Text) -> str | None:
     return t.source
 
 
+def against_english(compare: Callable[[Text, Data, str], Iterable[Flag]]) -> TextCheckFunction:
+    """The by-text check that runs `compare(t, data, english)` on a text with the English it was
+    made from (`_english`), and finds nothing in a text without one."""
+    def run(t: Text, data: Data) -> Iterable[Flag]:
+        english = _english(t)
+        return () if english is None else compare(t, data, english)
+    return run
+
+
 def _at(text: str, change: Change) -> str:
     return quote(text, *change.span) if change.span else excerpt(text, change.where)
 
 
-def _around(text: str, pos: int) -> Span:
-    """The span of the sentence of `text` that holds `pos`."""
-    return next(((a, b) for a, b in sentences(text) if a <= pos < b), (0, len(text)))
-
-
-def number(t: Text, data: Data) -> Iterator[Flag]:
-    english = _english(t)
-    if english is None:
-        return
+def number(t: Text, data: Data, english: str) -> Iterator[Flag]:
     change = number_change(english, t.text, t.lang)
     if change is None:
         return
@@ -767,10 +504,7 @@ def number(t: Text, data: Data) -> Iterator[Flag]:
 _BOUND = {"min": M_("a lower bound (at least)"), "max": M_("an upper bound (at most)")}
 
 
-def bound(t: Text, data: Data) -> Iterator[Flag]:
-    english = _english(t)
-    if english is None:
-        return
+def bound(t: Text, data: Data, english: str) -> Iterator[Flag]:
     change = bound_change(english, t.text, t.lang)
     if change is None:
         return
@@ -784,10 +518,7 @@ def bound(t: Text, data: Data) -> Iterator[Flag]:
                       "an upper one"), span=change.span)
 
 
-def negation(t: Text, data: Data) -> Iterator[Flag]:
-    english = _english(t)
-    if english is None:
-        return
+def negation(t: Text, data: Data, english: str) -> Iterator[Flag]:
     whole = not t.index and whole_negations(t.text, t.lang) == 0
     for kind, change in negation_changes(english, t.text, t.lang):
         # no negation at all: structure.negation's finding (which reads canonical texts only)
@@ -821,10 +552,7 @@ def _termbase_roles(data: Data, text: str, lang: str) -> dict[str, Span]:
     return out
 
 
-def player(t: Text, data: Data) -> Iterator[Flag]:
-    english = _english(t)
-    if english is None:
-        return
+def player(t: Text, data: Data, english: str) -> Iterator[Flag]:
     change = role_change(english, t.text, t.lang, _termbase_roles(data, english, SOURCE_LANGUAGE),
                          _termbase_roles(data, t.text, t.lang))
     if change is None:
@@ -834,7 +562,8 @@ def player(t: Text, data: Data) -> Iterator[Flag]:
                          role=_ROLE[change.said], context=_at(t.text, change),
                          english=tuple(_ROLE[r] for r in change.expected) or M_("no player"),
                          sentence=excerpt(english, change.sentence)),
-                   M_("name the player the English names: who does something is the rule"), span=change.span)
+                   M_("name the player the English names: who does something is the rule"), span=change.span,
+               english=change.english)
 
 
 def _zone_words(data: Data, lang: str, zones: frozenset[str]) -> tuple[re.Pattern[str] | None, dict[str, str]]:
@@ -861,11 +590,8 @@ def _zones(data: Data, text: str, lang: str, zones: frozenset[str]) -> list[tupl
     return [(m.start(), forms[m.group().casefold()]) for m in pattern.finditer(text) if m.group().casefold() in forms]
 
 
-def zone(t: Text, data: Data) -> Iterator[Flag]:
+def zone(t: Text, data: Data, english: str) -> Iterator[Flag]:
     zones = frozenset(z for z in ZONES if data.termbase.concept(z) is not None)
-    english = _english(t)
-    if english is None:
-        return
     found = zone_change(english, t.text, t.lang, _zones(data, english, SOURCE_LANGUAGE, zones),
                         _zones(data, t.text, t.lang, zones))
     if found is None:
@@ -888,10 +614,7 @@ def zone(t: Text, data: Data) -> Iterator[Flag]:
                               "wrong zone changes what the rule does"), span=change.span)
 
 
-def modality(t: Text, data: Data) -> Iterator[Flag]:
-    english = _english(t)
-    if english is None:
-        return
+def modality(t: Text, data: Data, english: str) -> Iterator[Flag]:
     found = modality_change(english, t.text, t.lang)
     if found is None:
         return
@@ -908,10 +631,7 @@ def modality(t: Text, data: Data) -> Iterator[Flag]:
                    span=change.span)
 
 
-def qualifier(t: Text, data: Data) -> Iterator[Flag]:
-    english = _english(t)
-    if english is None:
-        return
+def qualifier(t: Text, data: Data, english: str) -> Iterator[Flag]:
     for kind, q, change in qualifier_changes(english, t.text, t.lang):
         if kind == "lost":
             msg = M_("{label}: the English sentence “{sentence}” says {what} (“{english}”); the text in {lang} "
@@ -923,13 +643,10 @@ def qualifier(t: Text, data: Data) -> Iterator[Flag]:
                      "say (“{sentence}”)", label=label(t), lang=data.lang(t.lang), what=q.label,
                      context=_at(t.text, change), sentence=excerpt(english, change.sentence))
             fix = M_("say what the English says, no more: what the text adds changes the rule")
-        yield flag(msg, fix, span=change.span)
+        yield flag(msg, fix, span=change.span, english=change.english)
 
 
-def opposite(t: Text, data: Data) -> Iterator[Flag]:
-    english = _english(t)
-    if english is None:
-        return
+def opposite(t: Text, data: Data, english: str) -> Iterator[Flag]:
     found = opposite_change(english, t.text, t.lang)
     if found is None:
         return
@@ -941,10 +658,7 @@ def opposite(t: Text, data: Data) -> Iterator[Flag]:
                    M_("say {english}, as the English does", english=o.labels[1 - side]), span=change.span)
 
 
-def colour(t: Text, data: Data) -> Iterator[Flag]:
-    english = _english(t)
-    if english is None:
-        return
+def colour(t: Text, data: Data, english: str) -> Iterator[Flag]:
     change = colour_change(english, t.text, t.lang)
     if change is None:
         return
@@ -963,11 +677,8 @@ def sentence_change(english: str, text: str) -> tuple[int, int] | None:
     return (en, tr) if tr < en else None
 
 
-def sentence(t: Text, data: Data) -> Iterator[Flag]:
+def sentence(t: Text, data: Data, english: str) -> Iterator[Flag]:
     from .structure import MAX_RATIO, MIN_LENGTH, MIN_RATIO
-    english = _english(t)
-    if english is None:
-        return
     found = sentence_change(english, t.text)
     if found is None:
         return
@@ -985,16 +696,16 @@ def sentence(t: Text, data: Data) -> Iterator[Flag]:
 
 
 CHECKS = (
-    TextCheck("meaning.number", "a number said in words that differs from the English", Severity.ERROR, number),
-    TextCheck("meaning.bound", "'at least' and 'at most' read the other way, or a bound added or lost", Severity.ERROR, bound),
-    TextCheck("meaning.negation", "a sentence that negates where the English does not, or the other way round", Severity.ERROR, negation),
-    TextCheck("meaning.player", "a player role (opponent, owner, controller …) the English does not name", Severity.ERROR, player),
-    TextCheck("meaning.zone", "the zones of a sentence changed or swapped against the English", Severity.ERROR, zone),
-    TextCheck("meaning.modality", "'may' read as 'must', or 'must' as 'may'", Severity.ERROR, modality),
+    TextCheck("meaning.number", "a number said in words that differs from the English", Severity.ERROR, against_english(number)),
+    TextCheck("meaning.bound", "'at least' and 'at most' read the other way, or a bound added or lost", Severity.ERROR, against_english(bound)),
+    TextCheck("meaning.negation", "a sentence that negates where the English does not, or the other way round", Severity.ERROR, against_english(negation)),
+    TextCheck("meaning.player", "a player role (opponent, owner, controller …) the English does not name", Severity.ERROR, against_english(player)),
+    TextCheck("meaning.zone", "the zones of a sentence changed or swapped against the English", Severity.ERROR, against_english(zone)),
+    TextCheck("meaning.modality", "'may' read as 'must', or 'must' as 'may'", Severity.ERROR, against_english(modality)),
     TextCheck("meaning.qualifier", "a qualifier of the English (until end of turn, instead, another, target, only, one or "
-              "more, an opponent) left out, or one added", Severity.ERROR, qualifier),
+              "more, an opponent) left out, or one added", Severity.ERROR, against_english(qualifier)),
     TextCheck("meaning.opposite", "one of two opposites said for the other (tapped/untapped, top/bottom, attacking/"
-              "blocking, gain/lose …)", Severity.ERROR, opposite),
-    TextCheck("meaning.colour", "a colour the English sentence does not name", Severity.ERROR, colour),
-    TextCheck("meaning.sentences", "fewer sentences than the English: one may be missing", Severity.WARNING, sentence),
+              "blocking, gain/lose …)", Severity.ERROR, against_english(opposite)),
+    TextCheck("meaning.colour", "a colour the English sentence does not name", Severity.ERROR, against_english(colour)),
+    TextCheck("meaning.sentences", "fewer sentences than the English: one may be missing", Severity.WARNING, against_english(sentence)),
 )

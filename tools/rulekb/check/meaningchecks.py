@@ -50,7 +50,7 @@ def _contrast_check(name: str):
                    lang=data.lang(t.lang), said=swap.said.label, context=excerpt(t.text, swap.where),
                    why=swap.contrast.fix),
                 M_("say {english}, as the English does (not {said})", english=swap.expected.label,
-                   said=swap.said.label), span=swap.span)
+                   said=swap.said.label), span=swap.span, english=(swap.english,))
     return run
 
 
@@ -64,7 +64,7 @@ def dropped_qualifier(t: Text, data: Data) -> Iterator[Flag]:
                "out (“{context}”): the rule then applies to more", label=label(t),
                sentence=excerpt(english, d.sentence), what=d.qualifier.label, english=d.said,
                lang=data.lang(t.lang), context=excerpt(t.text, d.where)),
-            M_("say it as the English does (“{english}”)", english=d.said))
+            M_("say it as the English does (“{english}”)", english=d.said), english=(d.english,))
 
 
 def _keyword_patterns(data: Data, lang: str) -> tuple[re.Pattern[str] | None, re.Pattern[str] | None]:
@@ -91,7 +91,7 @@ def keyword(t: Text, data: Data) -> Iterator[Flag]:
                context=excerpt(t.text, swap.where)),
             M_("write the official name of “{english}” in {lang}: “{name}”",
                english=_name(swap.expected, SOURCE_LANGUAGE), lang=data.lang(t.lang), name=_name(swap.expected, t.lang)),
-            span=swap.span)
+            span=swap.span, english=(swap.english,))
 
 
 def set_phrase(t: Text, data: Data) -> Iterator[Flag]:

@@ -18,7 +18,7 @@ Each is a pure function of (English, translation, language) and tables, returnin
 - `set_phrase_misuses`: a set phrase said where the English does not mean it (`SET_PHRASES`: the
   French "mise en jeu" is putting onto the battlefield or a land play, not "timing").
 
-The English sentence and its translation are paired as `meaning.aligned` pairs them (sentence by
+The English sentence and its translation are paired as `sentences.aligned` pairs them (sentence by
 sentence where both have as many, else the whole texts).
 """
 
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from ..models import M_, SOURCE_LANGUAGE, Message
 from .keywords import Keyword
-from .meaning import aligned
+from .sentences import aligned
 
 Span = tuple[int, int]
 
@@ -132,13 +132,15 @@ CONTRASTS: tuple[Contrast, ...] = (
 @dataclass(frozen=True)
 class Swap:
     """A translation that says one side of a `Contrast` where its English says another: `span` in
-    the translation (the word said), `sentence` the English sentence, `where` the translation's."""
+    the translation (the word said), `sentence` the English sentence, `where` the translation's,
+    `english` the English words it says in place of."""
     contrast: Contrast
     said: Side
     expected: Side
     span: Span
     sentence: Span
     where: Span
+    english: Span
 
 
 def _count(pattern: re.Pattern[str], text: str, start: int, end: int) -> list[Span]:
@@ -166,7 +168,7 @@ def contrasts(english: str, text: str, lang: str, table: Sequence[Contrast] = CO
             # where the English says y, relative to its sentence: the translation's x nearest to it
             at = (en[y][0][0] - ea) / max(1, eb - ea)
             span = min(tr[x], key=lambda s: abs((s[0] - ta) / max(1, tb - ta) - at))
-            out.append(Swap(c, c.sides[x], c.sides[y], span, (ea, eb), (ta, tb)))
+            out.append(Swap(c, c.sides[x], c.sides[y], span, (ea, eb), (ta, tb), en[y][0]))
     return tuple(out)
 
 
@@ -199,11 +201,12 @@ DROPPED: tuple[Qualifier, ...] = (
 @dataclass(frozen=True)
 class Dropped:
     """A qualifier of the English sentence that its translation does not say: `said` the English
-    words, `sentence` the English sentence, `where` the translation's."""
+    words (at `english`), `sentence` the English sentence, `where` the translation's."""
     qualifier: Qualifier
     said: str
     sentence: Span
     where: Span
+    english: Span
 
 
 def dropped(english: str, text: str, lang: str, table: Sequence[Qualifier] = DROPPED) -> tuple[Dropped, ...]:
@@ -218,7 +221,7 @@ def dropped(english: str, text: str, lang: str, table: Sequence[Qualifier] = DRO
             m = q.words[SOURCE_LANGUAGE].search(english, ea, eb)
             if m and not q.words[lang].search(text, ta, tb):
                 seen.add(q.name)
-                out.append(Dropped(q, m.group(), (ea, eb), (ta, tb)))
+                out.append(Dropped(q, m.group(), (ea, eb), (ta, tb), m.span()))
     return tuple(out)
 
 
@@ -227,12 +230,14 @@ def dropped(english: str, text: str, lang: str, table: Sequence[Qualifier] = DRO
 
 @dataclass(frozen=True)
 class KeywordSwap:
-    """A translation sentence that names `said` where its English names `expected` and not `said`."""
+    """A translation sentence that names `said` where its English names `expected` (at `english`)
+    and not `said`."""
     said: Keyword
     expected: Keyword
     span: Span
     sentence: Span
     where: Span
+    english: Span
 
 
 def keyword_pattern(keywords: Sequence[Keyword], lang: str) -> re.Pattern[str] | None:
@@ -265,13 +270,15 @@ def keyword_swaps(english: str, text: str, lang: str, keywords: Sequence[Keyword
         return ()
     out: list[KeywordSwap] = []
     for (ea, eb), (ta, tb) in aligned(english, text):
-        en = {i for i, _s in _named(en_pattern, english, ea, eb)}
+        en_named = _named(en_pattern, english, ea, eb)
+        en = {i for i, _s in en_named}
         tr = _named(tr_pattern, text, ta, tb)
         said = {i for i, _s in tr}
         other = next(((i, span) for i, span in tr if i not in in_english), None)
         lost = sorted(en - said)
         if other is not None and lost:
-            out.append(KeywordSwap(keywords[other[0]], keywords[lost[0]], other[1], (ea, eb), (ta, tb)))
+            at = next(span for i, span in en_named if i == lost[0])
+            out.append(KeywordSwap(keywords[other[0]], keywords[lost[0]], other[1], (ea, eb), (ta, tb), at))
     return tuple(out)
 
 

@@ -108,7 +108,7 @@ def missing_term(t: Text, data: Data) -> Iterator[Flag]:
                              context=quote(en_text, m.start, m.end), lang=data.lang(t.lang),
                              term=_term_label(expected), forms=forms),
                        M_("translate '{said}' as {term} (termbase: {source})", said=said,
-                          term=_term_label(expected), source=expected.source))
+                          term=_term_label(expected), source=expected.source), english=((m.start, m.end),))
 
 
 # ------------------------------------------------------------------ what a term renders, in context

@@ -126,8 +126,11 @@ class _Kept:
 class Flag:
     """What a by-text check found in a text: what (`msg`), what to do (`fix`), the span of the text
     it is about (and every occurrence it counts, `spans`), how bad where the check grades it
-    (`severity`; None: the check's own), and the check whose finding on the same text would say it
-    already (`covered_by`; "" none)."""
+    (`severity`; None: the check's own), the check whose finding on the same text would say it
+    already (`covered_by`; "" none), and the spans of the English it is about (`english`: the words
+    the translation replaced, or left out). A flag on what the translation leaves out has no span in
+    it; with `english`, the merge joins it to the flag on the word said in its place ("adversaire"
+    for "another player": the "another" left out is that one defect)."""
 
     msg: Message
     fix: Message
@@ -135,11 +138,13 @@ class Flag:
     spans: tuple[tuple[int, int], ...] = ()
     severity: Severity | None = None
     covered_by: str = ""
+    english: tuple[tuple[int, int], ...] = ()
 
 
 def flag(message: Message | str, fix: Message | str, *, span: tuple[int, int] | None = None,
-         spans: tuple[tuple[int, int], ...] = (), severity: Severity | None = None, covered_by: str = "") -> Flag:
-    return Flag(_msg(message), _msg(fix), span, spans, severity, covered_by)
+         spans: tuple[tuple[int, int], ...] = (), severity: Severity | None = None, covered_by: str = "",
+         english: tuple[tuple[int, int], ...] = ()) -> Flag:
+    return Flag(_msg(message), _msg(fix), span, spans, severity, covered_by, english)
 
 
 def _msg(value: Message | str) -> Message:
