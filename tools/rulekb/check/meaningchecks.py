@@ -12,7 +12,7 @@ says in place of what its English says, each an error whose message names both a
 
 Each check is one `TextCheck` line in `CHECKS`, a pure function of one text and the shared
 `Data`; the comparisons are the pure functions of `meaningpairs`, the English a translation is
-compared with that of `meaning` (`meaning._english`). The keywords' official names are
+compared with that of `meaning` (`meaning.against_english`). The keywords' official names are
 `Data.keywords` (`keywords.keyword_table`: the knowledge base's keyword rule titles and the termbase).
 """
 
@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from ..models import M_, SOURCE_LANGUAGE, Severity
 from .compare import excerpt, label
 from .keywords import keyword_table  # noqa: F401  (re-exported: the table `Data.keywords` holds)
-from .meaning import _english
+from .meaning import against_english
 from .meaningpairs import (
     CONTRASTS,
     Keyword,
@@ -39,10 +39,7 @@ from .text import Data, Flag, Text, TextCheck, flag
 def _contrast_check(name: str):
     contrast = next(c for c in CONTRASTS if c.name == name)
 
-    def run(t: Text, data: Data) -> Iterator[Flag]:
-        english = _english(t)
-        if english is None:
-            return
+    def run(t: Text, data: Data, english: str) -> Iterator[Flag]:
         for swap in contrasts(english, t.text, t.lang, (contrast,)):
             yield flag(
                 M_("{label}: the English says {english} (“{sentence}”), the text in {lang} {said} (“{context}”): "
@@ -51,13 +48,10 @@ def _contrast_check(name: str):
                    why=swap.contrast.fix),
                 M_("say {english}, as the English does (not {said})", english=swap.expected.label,
                    said=swap.said.label), span=swap.span, english=(swap.english,))
-    return run
+    return against_english(run)
 
 
-def dropped_qualifier(t: Text, data: Data) -> Iterator[Flag]:
-    english = _english(t)
-    if english is None:
-        return
+def dropped_qualifier(t: Text, data: Data, english: str) -> Iterator[Flag]:
     for d in dropped(english, t.text, t.lang):
         yield flag(
             M_("{label}: the English sentence “{sentence}” says {what} (“{english}”); the text in {lang} leaves it "
@@ -77,9 +71,8 @@ def _name(k: Keyword, lang: str) -> str:
     return names[0]
 
 
-def keyword(t: Text, data: Data) -> Iterator[Flag]:
-    english = _english(t)
-    if english is None or not data.keywords:
+def keyword(t: Text, data: Data, english: str) -> Iterator[Flag]:
+    if not data.keywords:
         return
     for swap in keyword_swaps(english, t.text, t.lang, data.keywords, _keyword_patterns(data, t.lang)):
         said = t.text[slice(*swap.span)]
@@ -94,10 +87,7 @@ def keyword(t: Text, data: Data) -> Iterator[Flag]:
             span=swap.span, english=(swap.english,))
 
 
-def set_phrase(t: Text, data: Data) -> Iterator[Flag]:
-    english = _english(t)
-    if english is None:
-        return
+def set_phrase(t: Text, data: Data, english: str) -> Iterator[Flag]:
     for m in set_phrase_misuses(english, t.text, t.lang):
         phrase = t.text[slice(*m.span)]
         yield flag(
@@ -121,9 +111,9 @@ CHECKS = (
     TextCheck("meaning.action", "a game action said for another (destroyed for countered)", Severity.ERROR,
               _contrast_check("action")),
     TextCheck("meaning.dropped", "a qualifier of the English ('you control', 'you own') left out", Severity.ERROR,
-              dropped_qualifier),
+              against_english(dropped_qualifier)),
     TextCheck("meaning.keyword", "another keyword's official name in place of the one the English names",
-              Severity.ERROR, keyword),
+              Severity.ERROR, against_english(keyword)),
     TextCheck("meaning.set-phrase", "a set phrase said where the English does not mean it ('mise en jeu' for 'timing')",
-              Severity.ERROR, set_phrase),
+              Severity.ERROR, against_english(set_phrase)),
 )
