@@ -284,8 +284,10 @@ def test_export_through_a_symlink_writes_its_target(capsys, project: Path, tmp_p
     code, _, _ = run(capsys, project, "po", "export", "fr", "--output", str(link))
     assert code == 0 and link.is_symlink()
     from rulekb.official import load_official
+    from rulekb.termbase import load_termbase
     kb = load_knowledge_base(project)
-    assert target.read_bytes() == export(kb, "fr", official=load_official(project, kb.language_codes)).data
+    assert target.read_bytes() == export(kb, "fr", official=load_official(project, kb.language_codes),
+                                         termbase=load_termbase(project, kb)).data
 
 
 def test_first_translation_of_a_unit_adds_its_language(capsys, project: Path, tmp_path: Path):

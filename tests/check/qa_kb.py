@@ -133,7 +133,7 @@ def findings(kb: KnowledgeBase, codes: tuple[str, ...]) -> list:
     texts) and merged (one defect, one finding)."""
     from rulekb.check import all_checks, merge_findings, stamp
     ctx = Context(kb, termbase())
-    found = [stamp(ctx, check(code), issue) for code in codes for issue in _issues(ctx, code, codes)]
+    found = [f for code in codes for issue in _issues(ctx, code, codes) if (f := stamp(ctx, check(code), issue))]
     return merge_findings(found, {c.code: i for i, c in enumerate(all_checks())})
 
 

@@ -46,8 +46,11 @@ from . import __version__, yamledit
 from .diagnostics import DataError, Problem, did_you_mean
 from .load import SourceFile, load_files, parse_text
 from .models import SOURCE_LANGUAGE, KnowledgeBase, Language, Rule, Status, Unit, UnitKind, Variant, english_hash
+from .cardnames import CardNames
 from .official import Official
 from .schema import LANG_CODE
+from .termbase import Termbase
+from .termnotes import english_notes
 from .validate import build_knowledge_base
 
 DOMAIN = "rules"
@@ -271,10 +274,12 @@ def official_comments(official: Official | None, english: str, lang: str) -> lis
 
 
 def export(kb: KnowledgeBase, code: str, part: str | None = None, set_code: str | None = None,
-           official: Official | None = None) -> Export:
+           official: Official | None = None, termbase: Termbase | None = None) -> Export:
     """The catalog of language `code` as bytes, with what went into it: every unit, or those of
     a part or a set (`units_of`); with `official`, each entry's comments give the official names,
-    reminder texts and game terms its English uses (`official_comments`)."""
+    reminder texts and game terms its English uses (`official_comments`); with `termbase`, the
+    old terms a published English uses, with today's (`termnotes.english_notes`: the QA reports
+    nothing on a published English text, kept verbatim)."""
     language = _language(kb, code)
     if code == SOURCE_LANGUAGE:
         raise DataError([Problem("translations/languages.yaml", 1, 1,
@@ -295,11 +300,14 @@ def export(kb: KnowledgeBase, code: str, part: str | None = None, set_code: str 
     catalog.last_translator = ""      # unknown; the translator's tool fills it in
     catalog.msgid_bugs_address = ""   # as xgettext writes it when there is no address
     contexts = _contexts(kb, code)
+    names = CardNames.of(kb.cards) if termbase is not None else None
     for e in entries:
+        notes = (english_notes(e.english.text, termbase, names)
+                 if termbase is not None and e.english.status in (Status.OFFICIAL, Status.COMMUNITY) else ())
         message = catalog.add(e.english.text, e.translation.text if e.translation else "",
                               locations=[(e.unit.pos.file, e.unit.pos.line)],
                               auto_comments=_comments(kb, e, code, contexts[e.unit.id])
-                              + official_comments(official, e.english.text, code), context=e.unit.id)
+                              + official_comments(official, e.english.text, code) + list(notes), context=e.unit.id)
         # Babel guesses python-format / python-brace-format flags from '%' and '{X}'; rule texts
         # are no format strings ({X} is a mana symbol), so the entry gets exactly its own flags.
         message.flags = {"fuzzy"} if e.fuzzy_reason else set()

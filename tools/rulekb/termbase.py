@@ -42,7 +42,7 @@ RETIRED = re.compile(r"^(?:(?:before|after|by) )?[12][0-9]{3}(?:-[01][0-9](?:-[0
 CONCEPT_FIELDS = ("id", "kind", "source", "terms")
 CONCEPT_OPTIONAL = ("rule", "definition", "required", "note")
 TERM_FIELDS = ("text", "status", "source")
-TERM_OPTIONAL = ("forms", "gender", "replacement", "retired", "note", "note_translated", "exceptions")
+TERM_OPTIONAL = ("forms", "gender", "replacement", "retired", "note", "note_translated", "exceptions", "only_before")
 
 
 @dataclass(frozen=True)
@@ -59,6 +59,9 @@ class Term:
     note: str | None = None
     exceptions: tuple[str, ...] = ()  # phrases in which a form is not this term ("play a land")
     note_translated: tuple[tuple[str, str], ...] = ()   # the note in other languages, (language, text), sorted
+    # a form is this term only where one of these words follows it in its clause: the old 'play' is
+    # "play a spell", "play instants"; "play that card", "land plays", "continue playing" are today's words
+    only_before: tuple[str, ...] = ()
 
     @property
     def source_id(self) -> str:
@@ -148,6 +151,20 @@ def _compile(forms: Iterable[str]) -> re.Pattern[str] | None:
     return re.compile(rf"(?<!{_WORD})(?:{body})(?!{_WORD})", re.IGNORECASE)
 
 
+_FOLLOWERS: dict[tuple[str, ...], re.Pattern[str]] = {}
+
+
+def _followed(words: tuple[str, ...], text: str, end: int) -> bool:
+    """Whether one of `words` follows position `end` of `text` within its clause (a term's
+    `only_before`: "play a spell", "play certain instant and sorcery cards")."""
+    pattern = _FOLLOWERS.get(words)
+    if pattern is None:
+        alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+        pattern = _FOLLOWERS[words] = re.compile(rf"[^.;:!?()\n]{{0,40}}?(?<!{_WORD})(?:{alternatives})(?!{_WORD})",
+                                                 re.IGNORECASE)
+    return pattern.match(text, end) is not None
+
+
 @dataclass(frozen=True)
 class Termbase:
     concepts: tuple[Concept, ...]
@@ -226,6 +243,8 @@ class Termbase:
             except KeyError:
                 hit = by_spelling[spelling] = by_form.get(_key(spelling))
             if hit is not None and (concepts is None or hit[0] in concepts):
+                if hit[1].only_before and not _followed(hit[1].only_before, text, m.end()):
+                    continue
                 out.append(TermMatch(m.start(), m.end(), hit[0], hit[1]))
         return tuple(out)
 
@@ -280,6 +299,7 @@ def _term(r: Reader, node: Node, what: str, sources: frozenset[str], languages: 
         elif (translated := r.nonempty(value, f"{what} note_translated {key.value}")) is not None:
             note_translated[key.value] = translated
     exceptions = _strings(r, m.get("exceptions"), f"{what} exceptions")
+    only_before = _strings(r, m.get("only_before"), f"{what} only_before")
     if status in ("deprecated", "forbidden") and replacement is None and m.get("replacement") is None:
         r.error(m, f"{what} is {status} but names no replacement", "add 'replacement:' with the term to use instead")
     if status in ("preferred", "admitted") and (m.get("replacement") is not None or m.get("retired") is not None):
@@ -289,7 +309,7 @@ def _term(r: Reader, node: Node, what: str, sources: frozenset[str], languages: 
         return None
     unique = tuple(dict.fromkeys([text, *forms]))  # exact spellings: the casing check reads them
     return Term(text, status, unique, gender, replacement, retired, source, note, exceptions,
-                tuple(sorted(note_translated.items())))
+                tuple(sorted(note_translated.items())), only_before)
 
 
 def _concept(r: Reader, node: Node, languages: tuple[str, ...], sources: frozenset[str],

@@ -13,7 +13,7 @@ staleness) and read the run's `Context` (`base.Check`).
 A check yields what it found (`Flag`, `Issue`: the span of the text, what and what to do as `M_`
 messages, English msgids of the UI catalogs rendered in en/de/fr by the reports); `stamp` makes a
 `Finding` of it (the issue's own severity where the check grades it; a published English text is
-info and asks for no change), the waivers of ``translations/qa-waivers.yaml`` apply, and
+not reported: it asks for no change), the waivers of ``translations/qa-waivers.yaml`` apply, and
 `merge_findings` merges the findings on one span of one text into one (one defect, one finding).
 Named profiles select checks: ``full`` (all), ``ci`` (errors and warnings), and one per family.
 Adding a check is one function in its family module plus one line in that module's `CHECKS`;
@@ -171,14 +171,22 @@ def _summary(findings: Sequence[Finding], waived: Sequence[Waived], langs: Seque
     }
 
 
-KEPT_VERBATIM = M_("nothing to change here: a published text is kept verbatim, its defects included; "
-                   "translations write today's usage")
-
-
 PUBLISHED = (Status.OFFICIAL, Status.COMMUNITY)   # kept verbatim, defects included (README, Data model)
 
+# the families that report on a published English text: what the sources say of each other, what
+# is translated; every other finding on one would ask for nothing (it is kept verbatim)
+_ON_PUBLISHED_ENGLISH = ("waivers", "sources", "coverage")
 
-def stamp(ctx: Context, check: AnyCheck, issue: Issue) -> Finding:
+
+def asks_nothing(lang: str, status: Status | None) -> bool:
+    """Whether the by-text checks' findings on a text would ask nobody for anything: a published
+    English text (official or community) is kept verbatim, its defects included. What concerns its
+    translators (today's term for an old one) is a comment of its unit in the PO export
+    (`rulekb.termnotes`), not a finding."""
+    return lang == SOURCE_LANGUAGE and status in PUBLISHED
+
+
+def stamp(ctx: Context, check: AnyCheck, issue: Issue) -> Finding | None:
     """The finding of an issue of a cross-text check (`stamp_status`, the status of the text it is on)."""
     unit = ctx.unit(issue.entry)
     texts = unit.variants.get(issue.lang, ()) if unit is not None else ()
@@ -186,17 +194,17 @@ def stamp(ctx: Context, check: AnyCheck, issue: Issue) -> Finding:
     return stamp_status(check, issue, variant.status if variant is not None else None)
 
 
-def stamp_status(check: AnyCheck, issue: Issue, status: Status | None) -> Finding:
-    """The finding of an issue: the check's code, the issue's severity (else the check's). A
-    finding on a published English text (official or community: kept verbatim, defects included)
-    is informational and asks for no change to it; on a published translation, the fix goes into a
-    new canonical text. `status`: that of the text the issue is on (None: no text)."""
+def stamp_status(check: AnyCheck, issue: Issue, status: Status | None) -> Finding | None:
+    """The finding of an issue: the check's code, the issue's severity (else the check's); None for
+    an issue on a published English text (`asks_nothing`), but for the families that report on
+    one (`_ON_PUBLISHED_ENGLISH`). On a published translation, the fix goes into a new canonical
+    text. `status`: that of the text the issue is on (None: no text)."""
     severity = issue.severity or check.severity
     fix = issue.fix
-    if status in PUBLISHED and check.family not in ("waivers", "sources", "coverage"):
-        if issue.lang == SOURCE_LANGUAGE:
-            severity, fix = Severity.INFO, KEPT_VERBATIM
-        elif issue.index:
+    if status in PUBLISHED and check.family not in _ON_PUBLISHED_ENGLISH:
+        if asks_nothing(issue.lang, status):
+            return None
+        if issue.index:
             fix = M_("{fix} (this published text is not the canonical one and stays as it is; should it become "
                      "canonical, make it so corrected, as a new text)", fix=fix)
         else:

@@ -116,7 +116,7 @@ class Context:
             from .keywords import keyword_table
             data = Data(termbase, self.phraseology, self.languages,
                         {lang.code: lang.english_name for lang in reversed(kb.languages)},
-                        keywords=keyword_table(kb, termbase))
+                        keywords=keyword_table(kb, termbase), cards=kb.cards)
         self.data = data
         # (Rule.units is a property that builds the tuple: once per rule here)
         self._rule_units: dict[str, tuple[Unit, ...]] = {rule.id: rule.units for rule in kb.rules}

@@ -32,8 +32,8 @@ from ..knowledge import ProjectFiles, collection_paused
 from ..models import SOURCE_LANGUAGE, Finding, KnowledgeBase, Rule, Severity, UnitKind
 from ..phraseology import Phraseology, load_phraseology
 from ..termbase import Termbase, TermMatch, load_termbase
-from . import (CheckResult, _summary, all_checks, merge_findings, resolve_profile, sort_findings, stamp,
-               stamp_status)
+from . import (CheckResult, _summary, all_checks, asks_nothing, merge_findings, resolve_profile, sort_findings,
+               stamp, stamp_status)
 from .base import Check, Context, Issue, UnitText
 from .coverage import Coverage
 from .text import Data, Flag, Text, TextCheck
@@ -86,8 +86,12 @@ def findings_of(texts: Iterable[Text], checks: Sequence[TextCheck], data: Data) 
     """Check code -> the findings of the by-text checks `checks` on `texts`, in text order."""
     out: dict[str, list[Finding]] = {c.code: [] for c in checks}
     for t in texts:
+        if asks_nothing(t.lang, t.status):
+            continue   # a published English text: kept verbatim, nothing to report on it
         for c, f in flags_of(t, checks, data):
-            out[c.code].append(stamp_status(c, issue_of(t, f), t.status))
+            found = stamp_status(c, issue_of(t, f), t.status)
+            if found is not None:
+                out[c.code].append(found)
     return out
 
 
@@ -180,7 +184,8 @@ def _run(kb: KnowledgeBase, root: Path, profile: str, langs: Iterable[str] | Non
     coverage = compute_coverage(ctx)
     for c in selected:
         if isinstance(c, Check):
-            by_code[c.code] = [stamp(ctx, c, issue) for issue in c.run(ctx) if issue.lang in wanted]
+            by_code[c.code] = [f for issue in c.run(ctx) if issue.lang in wanted
+                               if (f := stamp(ctx, c, issue)) is not None]
     found = [f for c in selected for f in by_code[c.code] if f.lang in wanted]
     return _result(found, waivers, codes, wanted, profile, kb.language_codes, coverage)
 

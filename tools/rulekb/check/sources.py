@@ -8,7 +8,8 @@ be the same can disagree:
 - `sources.disagree`: two translations of one unit in one language that differ, with their
   similarity and what differs (the terms they render differently are the terminology checks'
   findings, not repeated here);
-- `sources.english-variant`: two English texts of the same rules release (a number printed twice),
+- `sources.english-variant`: two English texts of the same rules release (but where the release
+  itself prints the number twice, as the rules of 2009-10-01 print two 702.30d: nothing to act on),
   or an English text of another kind of source (a seed, a community copy) that matches none of the
   official releases' versions though it is close to one: a copy that altered the official text.
 
@@ -102,15 +103,10 @@ def english_variant(ctx: Context) -> Iterator[Issue]:
             both = sorted(set(a.variant.releases) & set(b.variant.releases))
             if normalised(a) != normalised(b) and _printed_twice(ctx, a, b):
                 # both official texts of one kind of source, imported from the release itself: the release
-                # prints the number twice (the rules of 2009-10-01 print two 702.30d); nothing is to change
-                yield Issue.at(a, M_("{label}: the rules release of {release} prints two texts under one number "
-                                     "(its number of the time): [{first}] and [{second}]; from one to the other: "
-                                     "{changes}", label=unit.label,
-                                     release=both[-1], first=_describe(a), second=_describe(b),
-                                     changes=changes(b.text, a.text)),
-                               M_("nothing to change: the knowledge base keeps both, as the release prints them"),
-                               severity=Severity.INFO)
-            elif normalised(a) != normalised(b):
+                # prints the number twice (the rules of 2009-10-01 print two 702.30d); the knowledge base
+                # keeps both as the release prints them, and nobody has anything to change
+                continue
+            if normalised(a) != normalised(b):
                 yield Issue.at(a, M_("{label} has two English texts in the rules release of {release}: "
                                      "[{first}] and [{second}]; from one to the other: {changes}",
                                      label=unit.label, release=both[-1], first=_describe(a),

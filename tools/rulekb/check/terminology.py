@@ -33,6 +33,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterator
 
+from ..cardnames import inside
 from ..models import M_, SOURCE_LANGUAGE, InLanguages, Message, Severity, UnitKind
 from ..phraseology import RARE_SHARE
 from ..termbase import Term, Termbase, TermMatch
@@ -260,6 +261,25 @@ def _still_current(release: str | None, retired: str | None) -> bool:
     return release[: len(when)] <= when if len(when) < 10 else release < when
 
 
+def _still_right_in_english(t: Text, data: Data, concept_id: str) -> bool:
+    """Whether the English of a translation (today's, and the one it was made from) says a
+    discouraged English word of the concept where it is still right, and nothing the concept's
+    terms count: "play that card" (to play a land or
+    cast a spell: 'play' is the old word only before a spell, `Term.only_before`), "land plays".
+    A translation's "diese Karte spielen" / "jouer cette carte" renders it."""
+    english = t.english
+    if t.lang == SOURCE_LANGUAGE or english is None:
+        return False
+    # the English today and the one it was made from: where either says the concept ("cast"), so must it
+    if any(m.concept_id == concept_id for e in {english, t.source or english} for m in data.terms(e, SOURCE_LANGUAGE)):
+        return False
+    concept = data.termbase.concept(concept_id)
+    forms = [f for term in (concept.terms.get(SOURCE_LANGUAGE, ()) if concept is not None else ())
+             if term.discouraged for f in term.forms]
+    return bool(forms) and re.search(r"(?<!\w)(?:" + "|".join(map(re.escape, forms)) + r")(?!\w)", english,
+                                     re.IGNORECASE) is not None
+
+
 def _discouraged(t: Text, data: Data, status: str, old_wording: bool) -> Iterator[Flag]:
     if t.index:
         return
@@ -269,6 +289,7 @@ def _discouraged(t: Text, data: Data, status: str, old_wording: bool) -> Iterato
     if not any(m.term.discouraged for m in matches):
         return
     reads = readings(t, data)
+    names = data.card_names(t.text, t.lang)
     for (concept_id, _), matches in _group(matches).items():
         term = matches[0].term
         if term.status != status:
@@ -279,7 +300,11 @@ def _discouraged(t: Text, data: Data, status: str, old_wording: bool) -> Iterato
         # the uses of the term that mean the same here are one finding, with their fix
         by_reading: dict[tuple[str, bool] | None, list[tuple[TermMatch, Reading | None]]] = defaultdict(list)
         for m in matches:
+            if inside(names, m.start, m.end):
+                continue   # a card's name ("Play with Fire"), printed as it is
             reading = reads.get((m.start, m.end))
+            if (reading is None or not reading.sure) and _still_right_in_english(t, data, concept_id):
+                continue   # the English says the old word where it is still right ("play that card"): so may this
             by_reading[(reading.concept, reading.sure) if reading else None].append((m, reading))
         for uses in by_reading.values():
             yield _discouraged_flag(t, data, concept_id, term, [m for m, _r in uses], uses[0][1], old_wording)
@@ -298,8 +323,8 @@ def _discouraged_flag(t: Text, data: Data, concept_id: str, term: Term, uses: li
         return flag(M_("{label} uses '{found}'{times} (“{context}”), the wording of the {release} rules; today's "
                               "rules say '{replacement}'{retired}", label=t.label, found=found, times=times,
                               context=context, release=t.release, replacement=term.replacement, retired=retired),
-                        M_("nothing to change while the text is that of the {release} release; a newer release's "
-                           "text says '{replacement}' (termbase: {source})", release=t.release,
+                        M_("check that the text is the {release} release's own wording (then it stays as it is); "
+                           "otherwise write '{replacement}', today's term (termbase: {source})", release=t.release,
                            replacement=term.replacement, source=term.source), span=span, spans=spans)
     if term.status == "deprecated":
         message: Message = M_("{label} uses '{found}'{times} (“{context}”), a deprecated term in {lang} for "
@@ -543,6 +568,8 @@ def case(t: Text, data: Data) -> Iterator[Flag]:
         found = t.text[m.start:m.end]
         if found in m.term.forms or not found[:1].isalpha():
             continue
+        if inside(data.card_names(t.text, t.lang), m.start, m.end):
+            continue  # a card's name ("Path to Exile", "Sylvan Library"), as the card prints it
         if in_quotes(t.text, m.start, t.lang):
             continue  # a quoted title ("Mana Abilities") keeps its capitals
         if not locale.nouns_capitalised and _in_name(t.text, m.start, m.end):

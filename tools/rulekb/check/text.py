@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Hashable, Iterable, Mapping, TypeVar
 
+from ..cardnames import CardNames
 from ..models import SOURCE_LANGUAGE, Lang, Message, Severity, Status, UnitKind
 from ..phraseology import Phraseology
 from ..refs import Reference, find_references
@@ -78,6 +79,7 @@ class Data:
     names: Mapping[str, str] = field(default_factory=dict)
     official_names: object | None = None
     keywords: tuple = ()      # the keywords' official names (`meaningchecks.keyword_table`)
+    cards: tuple = field(default=(), compare=False, repr=False)   # the knowledge base's cards (`card_names`)
     _derived: dict = field(default_factory=dict, compare=False, repr=False, hash=False)
 
     @property
@@ -106,6 +108,11 @@ class Data:
     def terms(self, text: str, lang: str) -> tuple[TermMatch, ...]:
         """The termbase's terms in a text of `lang`."""
         return self.derived("terms", (lang, text), lambda: tuple(self.termbase.find_terms(text, lang)))
+
+    def card_names(self, text: str, lang: str) -> tuple[tuple[int, int], ...]:
+        """Where a text names a card (`cardnames.CardNames`: the cards' names of several words)."""
+        names = self.derived("card-names", None, lambda: CardNames.of(self.cards))
+        return self.derived("card-names-in", (lang, text), lambda: names.spans(text, lang))
 
     def refs(self, text: str) -> tuple[Reference, ...]:
         """The rule references of a text (a text without a section number holds none)."""

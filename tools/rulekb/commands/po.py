@@ -47,7 +47,9 @@ def export(args: argparse.Namespace) -> Exit:
     root = project_root(args)
     kb = load_knowledge_base(root)
     from ..official import load_official
-    result = po.export(kb, args.lang, args.part, args.set_code, load_official(root, kb.language_codes))
+    from ..termbase import load_termbase
+    result = po.export(kb, args.lang, args.part, args.set_code, load_official(root, kb.language_codes),
+                       load_termbase(root, kb))
     to_stdout = args.output == "-"
     out = Path(args.output) if args.output else root / po.default_part_catalog(args.lang, args.part, args.set_code)
     if not to_stdout:
