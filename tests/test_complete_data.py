@@ -224,3 +224,14 @@ def test_show_an_old_number_says_what_it_was_and_is_today(complete, capsys):
     assert (f"702.78a was Retrace (id retrace) from {spans[0][0]} to {spans[0][-1]}; it is "
             f"{retrace.current_number}a today") in out
     assert spans[0][0] == "2009-07-11" and spans[0][-1] == "2011-05-01" and retrace.current_number == "702.81"
+
+
+def test_the_french_retrace_notes_1_and_2_are_to_confirm_not_stale(complete):
+    """They say "lancer" (and "sort") already, as the official English says "cast" now, where the
+    seed's English they were made from said "play" (issue 28.5): to confirm, with the new hash."""
+    from rulekb.check.driver import run_checks
+    root, kb = complete
+    result = run_checks(kb, root, profile="staleness", langs=("fr",))
+    found = {(f.code, f.entry) for f in result.findings}
+    assert {("staleness.confirm", "retrace.n1"), ("staleness.confirm", "retrace.n2")} <= found
+    assert not {("staleness.stale", "retrace.n1"), ("staleness.stale", "retrace.n2")} & found

@@ -106,3 +106,35 @@ def test_a_stale_translation_is_compared_with_the_english_it_was_made_from(lang)
                                     lang: (text, {"translated_from": english_hash(old)})}}))
     assert [i.entry for i in run("staleness.stale", kb)] == ["retrace.a"]
     assert run("references.mismatch", kb) == []
+
+
+# A stale translation that already says what the English says now (issue 28.5): the English put terms in
+# place of other words, and the translation writes today's term of each: to confirm, not stale.
+OLD_PLAY = "Each card played this way is exiled."
+NEW_CAST = "Each spell cast this way is exiled."
+OLD_RESOLVES = "When it resolves, put it into your graveyard."
+NEW_COUNTERED = "When it resolves or is countered, put it into your graveyard."
+CONFIRM = [
+    # (lang, old English, new English, translation, already says the new English?)
+    ("fr", OLD_PLAY, NEW_CAST, "Chaque sort lancé de cette façon est exilé.", True),
+    ("fr", OLD_PLAY, NEW_CAST, "Chaque carte jouée de cette façon est exilée.", False),
+    ("de", OLD_PLAY, NEW_CAST, "Jeder Zauberspruch, der so gewirkt wird, wird ins Exil geschickt.", True),
+    ("de", OLD_PLAY, NEW_CAST, "Jede Karte, die so gespielt wird, wird ins Exil geschickt.", False),
+    # words of no term added: the translation must follow, whatever it says
+    ("fr", OLD_RESOLVES, NEW_COUNTERED, "Quand il se résout, mettez-le dans votre cimetière.", False),
+    ("de", OLD_RESOLVES, NEW_COUNTERED, "Wenn er verrechnet wird, lege ihn in deinen Friedhof.", False),
+]
+
+
+@pytest.mark.parametrize("lang,old,new,text,confirm", CONFIRM)
+def test_a_stale_translation_that_says_the_new_english_is_to_confirm(lang, old, new, text, confirm):
+    kb = kb_of(rule(subrules={"a": {"en": [new, (old, {"source": "test"})],
+                                    lang: (text, {"translated_from": english_hash(old)})}}))
+    confirmed = [i for i in run("staleness.confirm", kb) if i.lang == lang]
+    stale = [i for i in run("staleness.stale", kb) if i.lang == lang]
+    assert (len(confirmed), len(stale)) == ((1, 0) if confirm else (0, 1))
+    if confirm:
+        assert "already says what the English says now" in confirmed[0].message
+        assert f"translated_from: {english_hash(new)}" in confirmed[0].suggestion
+        assert "rulekb hash" in confirmed[0].suggestion
+

@@ -7,16 +7,22 @@ non-canonical English variant with that hash, e.g. an older wording of the rule)
 so that a translator sees what changed. A stale translation is graded by how much of the English
 changed (`grade`): typography alone is info, a few words a warning, a number, a reference, a
 negation or more than a quarter of the words an error.
+
+A stale translation may already say what the English says now: the English swapped a term for
+another ("played" -> "cast", "card" -> "spell", "he or she" -> "they") and the translation writes
+today's term of each ("lancée", "sort"). Then it is not stale but unconfirmed
+(`staleness.confirm`): the translator compares it and records the new English's hash.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from collections.abc import Iterator, Sequence
 
 import cydifflib
 
 from ..models import M_, SOURCE_LANGUAGE, Message, Severity, Unit, Variant, english_hash, normalise
+from ..termbase import Termbase, TermMatch
 from .base import Check, Context, Issue, UnitText
 
 
@@ -115,6 +121,60 @@ def grade(old: str, new: str) -> Severity:
     return Severity.ERROR if changed > MAJOR_SHARE * max(n, 1) else Severity.WARNING
 
 
+# words an English edit may add or drop without a change of meaning the translation must follow
+_FUNCTION_WORDS = frozenset("a an the it its it's it’s they them their he she his her him or and of this that".split())
+_TOKEN = re.compile(r"[\w'’-]+")
+
+
+def _term_words(termbase: Termbase) -> dict[tuple[str, ...], str]:
+    """Every English form of the termbase (deprecated ones too, out of context), as its words
+    (casefolded) -> its concept."""
+    return {tuple(form.casefold().split()): c.id for c in termbase.concepts
+            for term in c.terms.get(SOURCE_LANGUAGE, ()) for form in term.forms}
+
+
+def _concepts_of(words: str, forms: dict[tuple[str, ...], str]) -> set[str] | None:
+    """The concepts a run of English words names, each word a term's or a function word's (the
+    longest form first); None when a word is neither (the edit says something new)."""
+    tokens = [w.casefold().strip("'’") for w in _TOKEN.findall(words)]
+    out: set[str] = set()
+    i = 0
+    while i < len(tokens):
+        for n in (4, 3, 2, 1):
+            concept = forms.get(tuple(tokens[i:i + n]))
+            if concept is not None:
+                out.add(concept)
+                i += n
+                break
+        else:
+            if tokens[i] not in _FUNCTION_WORDS:
+                return None
+            i += 1
+    return out
+
+
+def says_the_new_english(termbase: Termbase, matches: Sequence[TermMatch], old: str, new: str) -> bool:
+    """Whether a translation whose terms are `matches` already says what the English says now,
+    where the English changed from `old` to `new` by putting terms in place of other words alone
+    ("played" -> "cast", "card" -> "spell", "playing the card" -> "casting it", "he or she" ->
+    "they"): it writes each concept the new words name with a term that is not discouraged, and no
+    discouraged one of it ("jouer" for "cast"). An edit that adds words of no term ("resolves" ->
+    "resolves, fails to resolve") or drops words of meaning is a change the translation must follow."""
+    edits, _n, _changed = _edits(old, new)
+    if not edits:
+        return False
+    forms = _term_words(termbase)
+    current = {m.concept_id for m in matches if not m.term.discouraged}
+    old_terms = {m.concept_id for m in matches if m.term.discouraged}
+    for _op, before, after, _word in edits:
+        said = _concepts_of(after, forms)
+        if said is None or not (said <= current) or said & old_terms:
+            return False   # the new English says something beyond terms, or the translation does not say them
+        if not said and _concepts_of(before, forms) != set():
+            return False   # words of meaning dropped ("into his or her graveyard"): the translation may still say them
+    return True
+
+
 def stale(ctx: Context) -> Iterator[Issue]:
     for t in ctx.texts(ctx.targets, variants=True):
         english = t.english
@@ -124,6 +184,8 @@ def stale(ctx: Context) -> Iterator[Issue]:
         now = english_hash(english.text)
         old = old_english(t.unit, t.variant.translated_from)
         which = M_(" (variant {n}, source {source})", n=t.index + 1, source=t.variant.source) if t.index else ""
+        if old is not None and says_the_new_english(ctx.termbase, ctx.terms(t), old.text, english.text):
+            continue   # already says it: staleness.confirm's
         if old is not None:
             severity = grade(old.text, english.text)
             message = M_("{label}{which}: the text in {lang} translates an older English (source {source}): "
@@ -140,6 +202,24 @@ def stale(ctx: Context) -> Iterator[Issue]:
                                       now=now), severity=severity)
 
 
+def confirm(ctx: Context) -> Iterator[Issue]:
+    """A stale translation that already says what the English says now (`says_the_new_english`):
+    the translator confirms it and records the new English's hash."""
+    for t in ctx.texts(ctx.targets, variants=True):
+        english = t.english
+        if english is None or not is_stale(t.unit, t.variant):
+            continue
+        old = old_english(t.unit, t.variant.translated_from or "")
+        if old is None or not says_the_new_english(ctx.termbase, ctx.terms(t), old.text, english.text):
+            continue
+        which = M_(" (variant {n}, source {source})", n=t.index + 1, source=t.variant.source) if t.index else ""
+        yield Issue.at(t, M_("{label}{which}: the English has changed since the text in {lang} was made from it "
+                             "(changed: {what}), and the text in {lang} already says what the English says now",
+                             label=t.label, which=which, lang=ctx.lang(t.lang), what=changes(old.text, english.text)),
+                       M_("compare it with the English now: if it says the same, confirm it by setting translated_from: "
+                          "{now} (`rulekb hash` prints the hash of an English text)", now=english_hash(english.text)))
+
+
 def untracked(ctx: Context) -> Iterator[Issue]:
     for t in ctx.texts(ctx.targets):
         english = t.english
@@ -154,5 +234,7 @@ def untracked(ctx: Context) -> Iterator[Issue]:
 CHECKS = (
     Check("staleness.stale", "a translation was made from an English that has changed since (graded by the change)",
           Severity.ERROR, stale),
+    Check("staleness.confirm", "a stale translation that already says what the English says now: to confirm",
+          Severity.INFO, confirm),
     Check("staleness.untracked", "a translation does not record the English it was made from", Severity.WARNING, untracked),
 )
