@@ -74,3 +74,21 @@ def test_missing_or_contradicting_options_are_refused_with_a_precise_error(capsy
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == ""
     assert message in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("lang,english,translation,coverage", [
+    ("fr", "Another player may cast that card this turn.", "Un adversaire peut lancer cette carte ce tour-ci.",
+     "== Couverture"),
+    ("de", "Another player may cast that card this turn.", "Ein Gegner kann diese Karte in diesem Zug wirken.",
+     "== Abdeckung"),
+])
+def test_the_pair_report_names_the_translation_once_and_shows_no_coverage(capsys, lang, english, translation,
+                                                                          coverage):
+    """Each finding line names "--translation" once (its message, and those merged into it, do not
+    repeat it); a pair has no knowledge base, so the report shows no coverage table (issue 28.7)."""
+    code, out, _ = run(capsys, "--lang", lang, "--english", english, "--translation", translation)
+    lines = [line for line in out.splitlines() if line.startswith("<command line>:1:")]
+    assert code == 1 and lines and all(line.count("--translation") == 1 for line in lines), lines
+    assert coverage.split()[1] not in out and "ok/" not in out
+    _code, html, _ = run(capsys, "--lang", lang, "--format", "html", "--english", english, "--translation", translation)
+    assert 'class="coverage"' not in html and "rulekb-qa-chart" not in html

@@ -9,6 +9,8 @@ findings per check family and language, and the verdict; in the language of the 
 
 from __future__ import annotations
 
+import re
+
 from typing import Sequence
 
 from ..check import CheckResult
@@ -52,6 +54,16 @@ def coverage_table(coverage: Coverage, langs: Sequence[str], ix: Index, speaker:
     return [line(head)] + [line(r) for r in rows]
 
 
+def _unnamed(message: str, entry: str) -> str:
+    """A message without the name of its text where it starts with the entry the line names
+    already (a pair's "--translation: the text in German …", and the findings merged into it,
+    "… Also: --translation: …")."""
+    named = re.compile(re.escape(entry) + r"[ \u00a0\u202f]?:[ \u00a0\u202f]*") if entry else None
+    if named is None or not named.match(message):
+        return message
+    return named.sub("", message)
+
+
 def to_text(result: CheckResult, kb: KnowledgeBase, speaker: Speaker | None = None) -> str:
     ix = Index.of(kb)
     _ = speaker._ if speaker is not None else _english
@@ -71,7 +83,8 @@ def to_text(result: CheckResult, kb: KnowledgeBase, speaker: Speaker | None = No
             also = f" (+{', '.join(f.also)})" if f.also else ""
             # "file:line:" stays as compilers write it (editors jump to it); the rest is the language's
             out.append(f"{f.file}:{f.line}: " + _("{severity} [{code}]{also} {entry} ({lang}): {message}").format(
-                severity=sev[f.severity.value], code=f.code, also=also, entry=f.entry, lang=f.lang, message=f.message))
+                severity=sev[f.severity.value], code=f.code, also=also, entry=f.entry, lang=f.lang,
+                message=_unnamed(f.message, f.entry)))
             if f.suggestion:
                 out.append("    " + _("fix: {suggestion}").format(suggestion=f.suggestion))
     if result.waived:
@@ -83,9 +96,10 @@ def to_text(result: CheckResult, kb: KnowledgeBase, speaker: Speaker | None = No
             out.append(f"{f.file}:{f.line}: " + _("waived [{code}] {entry} ({lang}): {message}").format(
                 code=f.code, entry=f.entry, lang=f.lang, message=message))
             out.append("    " + _("reason ({where}): {reason}").format(where=f"{w.waiver_file}:{w.waiver_line}", reason=w.reason))
-    out.append("")
-    out.append(_("== coverage (texts up to date / stale / missing) =="))
-    out.extend(coverage_table(result.coverage, result.coverage.languages, ix, speaker))
+    if result.coverage.rows:   # (a pair from the command line has no knowledge base, so no coverage)
+        out.append("")
+        out.append(_("== coverage (texts up to date / stale / missing) =="))
+        out.extend(coverage_table(result.coverage, result.coverage.languages, ix, speaker))
     out.append("")
     out.append(_("== findings per family and language =="))
     by_family = result.summary.get("by_family", {})
