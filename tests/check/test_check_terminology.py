@@ -461,3 +461,19 @@ def test_the_fix_takes_the_form_the_text_needs(code, lang, english, text, word):
     assert bool(issues) is (word is not None)
     if word:
         assert word in issues[0].suggestion
+
+
+@pytest.mark.parametrize("lang,text,fix", [
+    ("de", "Eine Karte mit Zurückverfolgen, die du aus deinem Friedhof spielst, folgt den normalen Regeln.", "write 'wirkst'"),
+    ("fr", "Une carte avec le pistage que vous jouez depuis votre cimetière suit les règles normales.", "write 'lancez'"),
+])
+def test_a_stale_translation_is_fixed_after_todays_english(lang, text, fix):
+    """Made from an English that says "played" (still right before a card), where today's English says
+    "cast": the old word is to be replaced by today's term, not reworded "after the English"."""
+    old = "A retrace card played from your graveyard follows the normal rules."
+    new = "A retrace card cast from your graveyard follows the normal rules."
+    from rulekb.models import english_hash
+    kb = kb_of(rule(subrules={"a": {"en": [new, (old, {"source": "test"})],
+                                    lang: (text, {"translated_from": english_hash(old)})}}))
+    (issue,) = [i for i in run("terminology.deprecated", kb) if i.lang == lang]
+    assert "does not speak of" not in issue.message and issue.suggestion.startswith(fix)

@@ -303,6 +303,10 @@ def _discouraged(t: Text, data: Data, status: str, old_wording: bool) -> Iterato
             if inside(names, m.start, m.end):
                 continue   # a card's name ("Play with Fire"), printed as it is
             reading = reads.get((m.start, m.end))
+            if reading is not None and not reading.sure and t.english is not None and t.english != t.source and any(
+                    x.concept_id == reading.concept for x in data.terms(t.english, SOURCE_LANGUAGE)):
+                # the English it was made from does not say it ("played"), today's does ("cast"): the fix is its term
+                reading = Reading(reading.concept, "", True)
             if (reading is None or not reading.sure) and _still_right_in_english(t, data, concept_id):
                 continue   # the English says the old word where it is still right ("play that card"): so may this
             by_reading[(reading.concept, reading.sure) if reading else None].append((m, reading))
