@@ -6,7 +6,6 @@ import pytest
 
 from rulekb.check.driver import run_checks
 from rulekb.knowledge import load_knowledge_base
-from rulekb.models import Severity
 
 
 @pytest.fixture(scope="module")

@@ -26,14 +26,18 @@ class CardNames:
     by_first: Mapping[str, Mapping[str, tuple[str, ...]]]
 
     @classmethod
-    def of(cls, cards: Iterable[Card]) -> CardNames:
-        found: dict[str, dict[str, set[str]]] = {}
+    def of(cls, cards: Iterable[Card], langs: Iterable[str] | None = None) -> CardNames:
+        """The names of `cards` (in `langs`; None: every language)."""
+        wanted = None if langs is None else frozenset(langs)
+        found: dict[str, dict[str, list[str]]] = {}
         for card in cards:
             for lang, name in card.names.items():
-                words = _WORD.findall(name)
-                if len(words) > 1:
-                    found.setdefault(lang, {}).setdefault(words[0].casefold(), set()).add(name)
-        return cls({lang: {first: tuple(sorted(names, key=lambda n: (-len(n), n))) for first, names in by.items()}
+                if " " not in name or (wanted is not None and lang not in wanted):
+                    continue
+                first = name.split(" ", 1)[0].rstrip(",.:;!?")
+                if first:
+                    found.setdefault(lang, {}).setdefault(first.casefold(), []).append(name)
+        return cls({lang: {first: tuple(sorted(set(names), key=lambda n: (-len(n), n))) for first, names in by.items()}
                     for lang, by in found.items()})
 
     def spans(self, text: str, lang: str) -> tuple[Span, ...]:

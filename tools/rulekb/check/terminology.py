@@ -289,7 +289,6 @@ def _discouraged(t: Text, data: Data, status: str, old_wording: bool) -> Iterato
     if not any(m.term.discouraged for m in matches):
         return
     reads = readings(t, data)
-    names = data.card_names(t.text, t.lang)
     for (concept_id, _), matches in _group(matches).items():
         term = matches[0].term
         if term.status != status:
@@ -300,8 +299,8 @@ def _discouraged(t: Text, data: Data, status: str, old_wording: bool) -> Iterato
         # the uses of the term that mean the same here are one finding, with their fix
         by_reading: dict[tuple[str, bool] | None, list[tuple[TermMatch, Reading | None]]] = defaultdict(list)
         for m in matches:
-            if inside(names, m.start, m.end):
-                continue   # a card's name ("Play with Fire"), printed as it is
+            if t.text[m.start:m.start + 1].isupper() and inside(data.card_names(t.text, t.lang), m.start, m.end):
+                continue   # a card's name ("Play with Fire"): its words are capitalised, printed as it is
             reading = reads.get((m.start, m.end))
             if reading is not None and not reading.sure and t.english is not None and t.english != t.source and any(
                     x.concept_id == reading.concept for x in data.terms(t.english, SOURCE_LANGUAGE)):
@@ -572,8 +571,6 @@ def case(t: Text, data: Data) -> Iterator[Flag]:
         found = t.text[m.start:m.end]
         if found in m.term.forms or not found[:1].isalpha():
             continue
-        if inside(data.card_names(t.text, t.lang), m.start, m.end):
-            continue  # a card's name ("Path to Exile", "Sylvan Library"), as the card prints it
         if in_quotes(t.text, m.start, t.lang):
             continue  # a quoted title ("Mana Abilities") keeps its capitals
         if not locale.nouns_capitalised and _in_name(t.text, m.start, m.end):
@@ -586,6 +583,8 @@ def case(t: Text, data: Data) -> Iterator[Flag]:
                 continue  # a sentence start, or a German nominalisation ("das Erkunden")
             if not upper and any(f[:1].islower() and f[1:] == found[1:] for f in m.term.forms):
                 continue
+        if inside(data.card_names(t.text, t.lang), m.start, m.end):
+            continue  # a card's name ("Path to Exile", "Sylvan Library"), as the card prints it
         yield flag(M_("{label} writes '{found}' (“{context}”); the term in {lang} is written '{expected}'",
                              label=t.label, found=found, context=quote(t.text, m.start, m.end),
                              lang=data.lang(t.lang), expected=expected),

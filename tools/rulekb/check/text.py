@@ -111,7 +111,7 @@ class Data:
 
     def card_names(self, text: str, lang: str) -> tuple[tuple[int, int], ...]:
         """Where a text names a card (`cardnames.CardNames`: the cards' names of several words)."""
-        names = self.derived("card-names", None, lambda: CardNames.of(self.cards))
+        names = self.derived("card-names", lang, lambda: CardNames.of(self.cards, (lang,)))
         return self.derived("card-names-in", (lang, text), lambda: names.spans(text, lang))
 
     def refs(self, text: str) -> tuple[Reference, ...]:
