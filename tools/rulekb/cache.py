@@ -170,12 +170,18 @@ class FileCache:
 
     def put(self, key: str, value: object) -> None:
         """Store `value` under `key` (atomically); nothing when the cache cannot be written."""
+        if self.writable:
+            self.put_pickled(key, dumps((key, value)))
+
+    def put_pickled(self, key: str, entry: bytes) -> None:
+        """Store the entry `entry`, ``models.dumps((key, value))`` made already (a worker sends
+        the same bytes back to its parent), under `key`; nothing when the cache cannot be written."""
         if not self.writable:
             return
         from .files import WriteError, write_atomic
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
-            write_atomic(self.path(key), dumps((key, value)), if_changed=False, durable=False)
+            write_atomic(self.path(key), entry, if_changed=False, durable=False)
         except (OSError, WriteError):
             self.writable = False
             return
