@@ -65,9 +65,6 @@ class Cache:
 CACHES: tuple[Cache, ...] = (
     Cache("knowledge", "a data file's path and bytes, the project's languages and sources",
           "the file parsed and schema-checked (its models or its problems)"),
-    Cache("card-names", "a card file's path and bytes", "the folded names of its cards with their lines"),
-    Cache("termbase", "translations/termbase.yaml's bytes, the project's languages and sources",
-          "the termbase parsed and checked"),
     Cache("ui-catalogs", "a translations/ui/<lang>.po file's bytes and language", "the catalog compiled (.mo)"),
     Cache("phraseology", "translations/phraseology.yaml's bytes and the project's languages",
           "the official phraseology parsed"),

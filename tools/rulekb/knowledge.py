@@ -247,17 +247,6 @@ def _context_key(ctx: Context, releases: bool) -> str:
     return repr((ctx.languages, ctx.source_ids, ctx.releases.dates) if releases else (ctx.languages, ctx.source_ids))
 
 
-def cached_contents(ctx: Context, rel: str, digest: str) -> FileContents | None:
-    """The knowledge cache's entry of the data file `rel` whose bytes have the SHA-256 `digest`
-    (hex), checked against `ctx` by an earlier load, when it holds one without problems; else
-    None. For readers of a few entries (`cardlookup`), which never write the entry."""
-    store = knowledge_cache()
-    entry = store.get(store.key(_context_key(ctx, reads_releases(rel)), rel, digest)) if store is not None else None
-    if isinstance(entry, tuple) and len(entry) == 2 and not entry[0] and isinstance(entry[1], FileContents):
-        return entry[1] if not entry[1].problems else None
-    return None
-
-
 def load_linked(root: Path) -> LinkedKB:
     """load + validate + link: the project under `root`, its references resolved."""
     return link(load_knowledge_base(root))
