@@ -115,29 +115,22 @@ def test_the_text_search_reads_names_and_printed_names_not_printed_rules_text():
     assert [e.line for e in _holding("f.yaml", text, "der alte")] == [2]
 
 
-def test_the_name_index_is_made_from_the_knowledge_cache_and_follows_the_files(tmp_path, monkeypatch):
-    """Without cache entries the card files are searched as text; after a load (the knowledge
-    cache holds the files) each card file's name index is made once and used; a changed file
-    (another SHA-256) is searched as text again, never through an index of its old bytes."""
+def test_a_card_is_found_in_its_file_as_it_is_now_and_nothing_is_cached(tmp_path, monkeypatch):
+    """The card files are searched as text, as they are now: after a load, and after a file
+    changed; no name index is kept (it did not pay)."""
     root = data_copy(tmp_path / "kb")
     import_sets(root, [FIXTURES])
     cache = tmp_path / "cache"
     monkeypatch.setenv("RULEKB_CACHE_DIR", str(cache))
-    as_text = Lookup(root).find("golgari")
-    assert not (cache / "card-names").exists()
+    before = Lookup(root).find("golgari")
     load_knowledge_base(root)
-    lookup = Lookup(root)
-    indexed = lookup.find("golgari")
-    assert [c.id for c in indexed.cards] == [c.id for c in as_text.cards] == ["golgari-findbroker", "golgari-grave-troll"]
-    assert not indexed.exact and lookup.names("rules/cards/g.yaml") is not None
-    assert len(list((cache / "card-names").rglob("*.pickle"))) == len(list((root / "rules" / "cards").glob("*.yaml")))
-    assert Lookup(root).find("Troll des tombes GOLGARI").cards == (indexed.cards[1],)
+    found = Lookup(root).find("golgari")
+    assert [c.id for c in found.cards] == [c.id for c in before.cards] == ["golgari-findbroker", "golgari-grave-troll"]
+    assert not found.exact and Lookup(root).find("Troll des tombes GOLGARI").cards == (found.cards[1],)
     path = root / "rules" / "cards" / "g.yaml"
     path.write_text(path.read_text("utf-8").replace("    de: Golgari-Grabtroll\n", "    de: Golgari-Grabungstroll\n"), "utf-8")
-    changed = Lookup(root)
-    assert [c.id for c in changed.find("grabungstroll").cards] == ["golgari-grave-troll"]
-    assert changed.names("rules/cards/g.yaml") is None
-    assert [c.id for c in Lookup(root, cache=False).find("grabungstroll").cards] == ["golgari-grave-troll"]
+    assert [c.id for c in Lookup(root).find("grabungstroll").cards] == ["golgari-grave-troll"]
+    assert not (cache / "card-names").exists()
 
 
 def test_the_rules_of_a_card_are_read_against_the_projects_releases(tmp_path, capsys):

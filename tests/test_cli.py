@@ -199,7 +199,7 @@ def test_check_output_on_a_full_disk_is_a_clear_error(capsys, tmp_path, monkeypa
 
 
 def test_ctrl_c_ends_a_command_with_exit_130_and_no_traceback(seed, capsys, monkeypatch):
-    def interrupted(root):
+    def interrupted(root, **options):
         raise KeyboardInterrupt
     monkeypatch.setattr("rulekb.knowledge.load_knowledge_base", interrupted)
     code, out, err = run(capsys, seed, "validate")

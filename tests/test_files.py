@@ -169,3 +169,25 @@ def test_write_all_renames_only_when_every_file_is_on_the_disk(tmp_path, monkeyp
     assert caught.value.problems[0].file == str(paths[2])
     assert [p.read_bytes() for p in paths] == [b"new\n", b"old\n", b"new\n"]   # none of the three changed
     assert leftovers(tmp_path) == []
+
+
+def test_write_checked_renames_the_file_it_checked_and_keeps_the_old_one_when_the_check_fails(tmp_path):
+    from rulekb.diagnostics import DataError, Problem
+    target = tmp_path / "phraseology.yaml"
+    target.write_bytes(b"old\n")
+    checked: list[bytes] = []
+
+    def reads_back(staged: Path) -> None:
+        assert files._TEMPORARY.match(staged.name) and staged.parent == tmp_path
+        checked.append(staged.read_bytes())
+
+    assert files.write_checked(target, b"new\n", reads_back) is True
+    assert target.read_bytes() == b"new\n" and checked == [b"new\n"] and leftovers(tmp_path) == []
+    assert files.write_checked(target, b"new\n", reads_back) is False   # unchanged: checked, not rewritten
+    assert checked == [b"new\n", b"new\n"]
+
+    def refuses(staged: Path) -> None:
+        raise DataError([Problem(staged.name, 1, 1, "does not read back", "report it")])
+    with pytest.raises(DataError):
+        files.write_checked(target, b"broken\n", refuses)
+    assert target.read_bytes() == b"new\n" and sorted(p.name for p in tmp_path.iterdir()) == ["phraseology.yaml"]

@@ -23,6 +23,7 @@ def project(tmp_path: Path) -> Path:
     root = tmp_path / "project"
     shutil.copytree(SEED / "rules", root / "rules")
     shutil.copytree(ROOT / "translations", root / "translations", ignore=shutil.ignore_patterns("*.po"))
+    shutil.copy(ROOT / "mkdocs.yml", root / "mkdocs.yml")   # validate checks the site's configuration too
     return root
 
 

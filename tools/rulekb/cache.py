@@ -65,9 +65,6 @@ class Cache:
 CACHES: tuple[Cache, ...] = (
     Cache("knowledge", "a data file's path and bytes, the project's languages and sources",
           "the file parsed and schema-checked (its models or its problems)"),
-    Cache("card-names", "a card file's path and bytes", "the folded names of its cards with their lines"),
-    Cache("termbase", "translations/termbase.yaml's bytes, the project's languages and sources",
-          "the termbase parsed and checked"),
     Cache("ui-catalogs", "a translations/ui/<lang>.po file's bytes and language", "the catalog compiled (.mo)"),
     Cache("phraseology", "translations/phraseology.yaml's bytes and the project's languages",
           "the official phraseology parsed"),
@@ -170,12 +167,18 @@ class FileCache:
 
     def put(self, key: str, value: object) -> None:
         """Store `value` under `key` (atomically); nothing when the cache cannot be written."""
+        if self.writable:
+            self.put_pickled(key, dumps((key, value)))
+
+    def put_pickled(self, key: str, entry: bytes) -> None:
+        """Store the entry `entry`, ``models.dumps((key, value))`` made already (a worker sends
+        the same bytes back to its parent), under `key`; nothing when the cache cannot be written."""
         if not self.writable:
             return
         from .files import WriteError, write_atomic
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
-            write_atomic(self.path(key), dumps((key, value)), if_changed=False, durable=False)
+            write_atomic(self.path(key), entry, if_changed=False, durable=False)
         except (OSError, WriteError):
             self.writable = False
             return

@@ -7,30 +7,22 @@ How: a data file holds entries (cards, rulings, rules) either one per file or as
 one key (`- id: …` items, as the importers write them). Each file is cut into its entries by
 their `- id:` lines; an entry is read — parsed by `load` and schema-checked by `validate`,
 the same code as a full load, at its own line numbers — only when it can hold what is looked
-for: a card name, a card id in a ruling, a rule id. Which card entries hold a name says the
-**name index** of each card file: every name of each card (English, German, French, and the
-printed names of its printings), folded, with the line its entry starts on; kept in the per-user
-cache (`card-names/`, keyed by the SHA-256 of the file's bytes, like the knowledge cache) and
-made from the knowledge cache's entry of that file (any `validate`, `check`, `show` or `build`
-makes it). A card file with neither (a fresh clone, a file just changed) is searched as text:
-its lines folded (case, accents and punctuation spacing aside), the entries holding the name's
-lines read. Cross-file checks are `rulekb validate`'s; this reads what it finds.
+for: a card name, a card id in a ruling, a rule id. A card file is searched as text: its lines
+folded (case, accents and punctuation spacing aside), the entries holding the name's lines read.
+(A cached name index of each card file did not pay: `rulekb card` took the same processor time
+with and without it on all 579 sets, benchmarks/HISTORY.md, 2026-12-05.) Cross-file checks are `rulekb validate`'s; this reads what it finds.
 """
 
 from __future__ import annotations
 
-import bisect
-import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from . import cache as cache_module
 from .diagnostics import DataError, Problem
 from .ids import slug
-from .knowledge import cached_contents
 from .layout import CARDS_DIR, LANGUAGES_FILE, RELEASES_DIR, RULES_DIR, RULINGS_DIR, SOURCES_FILE, YAML_SUFFIXES, release_dates
 from .load import SourceFile, parse_bytes, parse_text
 from .models import SOURCE_LANGUAGE, Card, Rule, Ruling
@@ -142,57 +134,19 @@ class Found:
     exact: bool
 
 
-@dataclass(frozen=True)
-class NameIndex:
-    """The names of a card file's cards: each card's names folded, tab-separated, one card a
-    line (`text`), the offset in `text` each card's line starts at and the file line its entry
-    starts on; a name is found by one substring search over the file's names."""
-
-    text: str
-    offsets: tuple[int, ...]
-    lines: tuple[int, ...]
-
-    @classmethod
-    def of(cls, cards: tuple[Card, ...]) -> "NameIndex":
-        offsets, parts, at = [], [], 0
-        for card in cards:
-            part = "\t".join(card_names(card))
-            offsets.append(at)
-            parts.append(part)
-            at += len(part) + 1
-        return cls("\n".join(parts), tuple(offsets), tuple(card.pos.line for card in cards))
-
-    def holding(self, query: str) -> set[int]:
-        """The lines of the entries with a name that holds `query` (folded)."""
-        out: set[int] = set()
-        at = self.text.find(query)
-        while at >= 0:
-            card = bisect.bisect_right(self.offsets, at) - 1
-            out.add(self.lines[card])
-            following = self.offsets[card + 1] if card + 1 < len(self.offsets) else len(self.text)
-            at = self.text.find(query, max(at + 1, following))
-        return out
-
-
-def names_cache() -> cache_module.FileCache | None:
-    """The cache of the card files' name indexes (None when caches are turned off)."""
-    return cache_module.store("card-names")
-
-
 def card_names(card: Card) -> tuple[str, ...]:
     """Every name of a card, folded: in each language and as each printing printed it."""
     return tuple(sorted({fold(n) for n in card.names.values()} | {fold(n) for p in card.printings for n in p.names.values()}))
 
 
 class Lookup:
-    """The project's data files, read entry by entry on demand; `cache`: use the name indexes."""
+    """The project's data files, read entry by entry on demand."""
 
-    def __init__(self, root: Path, cache: bool = True):
+    def __init__(self, root: Path):
         self.root = Path(root)
         self.ctx = self._context()
         self._data: dict[str, bytes] = {}
         self._texts: dict[str, str] = {}
-        self._names_cache = names_cache() if cache else None
 
     def _context(self) -> Context:
         parsed: dict[str, SourceFile | None] = {}
@@ -245,24 +199,6 @@ class Lookup:
             raise DataError(problems)
         return items
 
-    def names(self, path: str) -> NameIndex | None:
-        """The name index of the card file `path` (read by `_files`): cached, or made from the
-        knowledge cache's entry of the file; None when neither has it."""
-        store = self._names_cache
-        if store is None:
-            return None
-        digest = hashlib.sha256(self._data[path]).hexdigest()
-        key = store.key(repr((self.ctx.languages, self.ctx.source_ids)), path, digest)
-        found = store.get(key)
-        if isinstance(found, NameIndex):
-            return found
-        contents = cached_contents(self.ctx, path, digest)
-        if contents is None:
-            return None
-        index = NameIndex.of(contents.cards)
-        store.put(key, index)
-        return index
-
     def find(self, name: str) -> Found:
         """The cards with the name `name` in any language (any printing's name too)."""
         query = fold(name)
@@ -271,13 +207,7 @@ class Lookup:
         exact: list[Card] = []
         partial: list[Card] = []
         for path in self._files(CARDS_DIR):
-            index = self.names(path)
-            if index is not None:
-                starts = index.holding(query)
-                chosen = [entry for entry in entries(path, self._text(path)) if entry.line in starts] if starts else []
-            else:
-                chosen = _holding(path, self._text(path), query)
-            for entry in chosen:
+            for entry in _holding(path, self._text(path), query):
                 for card in self._checked(cards_from(self._read(entry), self.ctx)):
                     names = card_names(card)
                     if query in names:

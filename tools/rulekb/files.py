@@ -17,8 +17,13 @@ Two kinds of destination, two functions:
   a FIFO's reader gets the bytes).
 
 A temporary file's name carries the machine and the process that write it
-(``.NAME.HOST.PID.RANDOM.rulekb-tmp``); `remove_stale_temporaries` removes those a killed
-process left (an import does, before it writes).
+(``.NAME.HOST.PID.RANDOM.rulekb-tmp``, a pattern .gitignore ignores); `remove_stale_temporaries`
+removes those a killed process left, and every command that writes into a project's rules/ or
+translations/ (the imports, the mining of the official names and of the phrases, the catalog
+import, `lang add`) removes them under the project's rules/ and translations/ before it writes
+(`importers.store.remove_stale_temporaries_of`).
+`write_checked` writes a file that must read back first: the bytes checked are those of its
+temporary file, which is then renamed (no second, differently named copy to leave behind).
 
 Both raise `WriteError` (a `DataError`: file, what went wrong, how to fix it) for OS errors
 such as a full disk, a missing permission or a name too long, never a traceback.
@@ -34,11 +39,12 @@ import stat
 import sys
 import tempfile
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
 from .diagnostics import DataError, Problem
 
-__all__ = ["WriteError", "make_folder", "remove_stale_temporaries", "write_all", "write_atomic", "write_output", "os_problem"]
+__all__ = ["WriteError", "make_folder", "os_problem", "remove_stale_temporaries", "write_all", "write_atomic", "write_checked",
+           "write_output"]
 
 
 class WriteError(DataError):
@@ -143,6 +149,27 @@ def remove_stale_temporaries(folders: Iterable[Path]) -> tuple[Path, ...]:
                 raise WriteError([os_problem(path, error, "cannot remove the stale temporary file")]) from None
             removed.append(path)
     return tuple(removed)
+
+
+def write_checked(path: Path, data: bytes, check: Callable[[Path], object]) -> bool:
+    """`write_atomic` of a file that must read back before it replaces the old one: `data` is
+    written to its temporary file, `check(temporary path)` reads it (and raises, e.g. a
+    DataError, when it does not read back: the old file stays), then the temporary file is
+    renamed over `path` — unless `path` holds the same bytes already. True when it was written.
+    A process killed meanwhile leaves only the temporary file, which the next writer removes."""
+    path = Path(path)
+    tmp = _stage(path, (data,))
+    try:
+        check(Path(tmp))
+        if _unchanged(path, data):
+            return False
+        try:
+            os.replace(tmp, path)
+        except OSError as error:
+            raise WriteError([os_problem(path, error)]) from None
+        return True
+    finally:
+        _unlink(tmp)
 
 
 def _stage(path: Path, chunks: Iterable[bytes], durable: bool = True) -> str:

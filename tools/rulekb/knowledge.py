@@ -156,7 +156,7 @@ def _load(files: ProjectFiles, cache: bool, processes: int) -> KnowledgeBase:
             todo = [rel for rel in todo if rel in mine]
             read_here(todo)
             for part, future in zip(parts[1:], futures):
-                read.update(zip(part, pickle.loads(future.result())))
+                read.update((rel, pickle.loads(entry)[1]) for rel, entry in zip(part, future.result()))
     else:
         read_here(todo)
     contents: list[FileContents] = []
@@ -195,17 +195,23 @@ class _Part:
     keep: bool
 
 
-def _read_part(part: _Part) -> bytes:
-    """`_read` of each file of `part` (in a worker), each kept in the knowledge cache when asked;
-    the list pickled by `models.dumps` (the models hold mapping proxies, which plain pickle refuses)."""
+def _read_part(part: _Part) -> list[bytes]:
+    """`_read` of each file of `part` (in a worker), each pickled once by `models.dumps` (the
+    models hold mapping proxies, which plain pickle refuses) as a knowledge cache entry (its key
+    and value), kept in the cache when asked, and sent back as it is. The garbage collector is
+    paused meanwhile, as in the parent (`collection_paused`: with it running, the worker's
+    collections walked every model made so far and took more than its parsing; measured in
+    the commit that added this)."""
     store = knowledge_cache() if part.keep else None
     out = []
-    for rel, data, context_key, digest in part.files:
-        found = _read(rel, data, part.ctx)
-        if store is not None:
-            store.put(store.key(context_key, rel, digest), found)
-        out.append(found)
-    return dumps(out)
+    with collection_paused():
+        for rel, data, context_key, digest in part.files:
+            key = store.key(context_key, rel, digest) if store is not None else ""
+            entry = dumps((key, _read(rel, data, part.ctx)))
+            if store is not None:
+                store.put_pickled(key, entry)
+            out.append(entry)
+    return out
 
 # Processor time per byte to parse, check and keep a data file, by folder, relative to a rule's
 # file (measured on the complete data, 2026-12-02): the rulings' short entries cost more per byte,
@@ -239,17 +245,6 @@ def _context_key(ctx: Context, releases: bool) -> str:
     and sources, and for a file with release lists (`validate.reads_releases`) the releases, which
     its ranges stand for (a new release makes its entries new; those of the cards stay)."""
     return repr((ctx.languages, ctx.source_ids, ctx.releases.dates) if releases else (ctx.languages, ctx.source_ids))
-
-
-def cached_contents(ctx: Context, rel: str, digest: str) -> FileContents | None:
-    """The knowledge cache's entry of the data file `rel` whose bytes have the SHA-256 `digest`
-    (hex), checked against `ctx` by an earlier load, when it holds one without problems; else
-    None. For readers of a few entries (`cardlookup`), which never write the entry."""
-    store = knowledge_cache()
-    entry = store.get(store.key(_context_key(ctx, reads_releases(rel)), rel, digest)) if store is not None else None
-    if isinstance(entry, tuple) and len(entry) == 2 and not entry[0] and isinstance(entry[1], FileContents):
-        return entry[1] if not entry[1].problems else None
-    return None
 
 
 def load_linked(root: Path) -> LinkedKB:

@@ -13,9 +13,7 @@ case-insensitive, longest form first; German hyphen compounds count for their fi
 ("Zurückverfolgen-Fähigkeit", "Rückkauf-Kosten" are occurrences of "Zurückverfolgen" and
 "Rückkauf"). Phrases listed as a term's `exceptions` ("play a land") are not occurrences.
 
-`load_termbase` reads the file through the termbase cache (`cached_termbase`, under the per-user
-`cache.cache_dir()`): a file of the same bytes, checked against the same languages and sources by
-the same code, is not parsed again.
+`load_termbase` reads and checks the file each time (no cache: ~5 ms).
 """
 
 from __future__ import annotations
@@ -26,7 +24,6 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Iterable, Mapping, NamedTuple
 
-from . import cache as cache_module
 from .diagnostics import DataError, Problem, did_you_mean
 from .load import Node, parse_bytes, parse_file
 from .layout import LANGUAGES_FILE, SOURCES_FILE
@@ -416,7 +413,9 @@ def load_termbase(root: Path, kb=None) -> Termbase:
         problems += found
     if problems:
         raise DataError(problems)
-    termbase = cached_termbase(root, path, languages, sources)
+    # parsed every time: with the C loader the 44 KB file takes ~5 ms, a cache entry ~0.5 ms
+    # (the termbase cache did not pay, benchmarks/HISTORY.md, 2026-12-05)
+    termbase = termbase_from(TERMBASE_FILE, path.read_bytes(), languages, sources)
     if kb is not None:
         rule_ids = {rule.id for rule in kb.rules}
         bad = [c for c in termbase.concepts if c.rule is not None and c.rule not in rule_ids]
@@ -427,13 +426,3 @@ def load_termbase(root: Path, kb=None) -> Termbase:
     return termbase
 
 
-
-def cached_termbase(root: Path, path: Path, languages: tuple[str, ...], sources: frozenset[str]) -> Termbase:
-    """`termbase_from`, through the termbase cache (`cache.cached`, ``<cache_dir>/termbase/``):
-    a termbase made from the same bytes, checked against the same languages and sources by the
-    same code, is read from there (the file is parsed again only when it changed: ~25 ms of a
-    build or a check on the 44 KB termbase of the bench data, ~1 ms from the cache)."""
-    data = path.read_bytes()
-    rel = path.relative_to(root).as_posix()
-    return cache_module.cached("termbase", (repr((languages, sorted(sources))), rel, data),
-                               lambda: termbase_from(rel, data, languages, sources), Termbase)

@@ -37,7 +37,8 @@ from ..diagnostics import DataError
 from ..files import WriteError, make_folder, os_problem, write_atomic
 from ..i18n import N_, UI, load_ui
 from ..models import KnowledgeBase, Language, dumps
-from .pages import CONTENT_FOLDER, LanguagePages, Prepared, split_pages
+from ..inputs import CONTENT_FOLDER
+from .pages import LanguagePages, Prepared, split_pages
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 ROOT_CONFIG = "mkdocs.yml"

@@ -1,6 +1,7 @@
 """The build's first two steps (pipeline load -> validate -> link -> check -> render, for
-`rulekb build` and `rulekb serve`): load the knowledge base, the termbase, the UI catalogs and
-the hand-written pages of ``content/``; render every page and site-root file (`render`, pure);
+`rulekb build` and `rulekb serve`): load every input of the project (`inputs.load_inputs`: the
+knowledge base, the termbase, the UI catalogs, the hand-written pages of ``content/`` … checked
+as `rulekb validate` checks them); render every page and site-root file (`render`, pure);
 and the translation-status pages from the QA (`check`, then `render.status`).
 
 With `prepare(..., concurrent_checks=True)` the QA runs in a process of `rulekb.pool` while this
@@ -24,8 +25,8 @@ from typing import Mapping, Sequence
 
 from .. import pool
 from ..diagnostics import DataError, Problem
-from ..i18n import UI, load_uis
-from ..knowledge import load_knowledge_base
+from ..i18n import UI
+from ..inputs import Inputs, load_inputs
 from ..link import LinkedKB, link
 from ..models import KnowledgeBase
 from ..render import RenderedSite, render_site, with_status
@@ -34,40 +35,10 @@ from ..render.numbers import FOLDER as NUMBERS_FOLDER
 from ..render.search import CARDS_PART, FOLDER as SEARCH_FOLDER, NUMBERS_PART, RULINGS_PART
 from ..timing import Clock, Part, maybe, process_and_children_seconds
 
-CONTENT_FOLDER = "content"
 SHARED_SEARCH_PARTS = (CARDS_PART, NUMBERS_PART, RULINGS_PART)
 
 
-def read_content(root: Path) -> tuple[dict[str, dict[str, str]], dict[str, dict[str, Path]]]:
-    """Hand-written pages per language: Markdown texts, and the other files (images …)."""
-    pages: dict[str, dict[str, str]] = {}
-    assets: dict[str, dict[str, Path]] = {}
-    base = root / CONTENT_FOLDER
-    if not base.is_dir():
-        return pages, assets
-    for lang_dir in sorted(p for p in base.iterdir() if p.is_dir()):
-        for path in sorted(p for p in lang_dir.rglob("*") if p.is_file()):
-            rel = path.relative_to(lang_dir).as_posix()
-            if rel.endswith(".md"):
-                try:
-                    pages.setdefault(lang_dir.name, {})[rel] = path.read_text(encoding="utf-8")
-                except UnicodeDecodeError as exc:
-                    raise DataError([Problem(path.relative_to(root).as_posix(), 1, 1, f"not UTF-8: {exc}",
-                                             "save the page as UTF-8")]) from None
-            else:
-                assets.setdefault(lang_dir.name, {})[rel] = path
-    return pages, assets
-
-
-def load_termbase_if_any(root: Path, kb: KnowledgeBase):
-    from ..termbase import TERMBASE_FILE, load_termbase
-    if not (root / TERMBASE_FILE).is_file():
-        return None
-    return load_termbase(root, kb)
-
-
-def status_pages(root: Path, kb: KnowledgeBase, uis: Mapping[str, UI], termbase=None,
-                 languages: Sequence[str] | None = None) -> dict[str, str]:
+def status_pages(root: Path, inputs: Inputs, languages: Sequence[str] | None = None) -> dict[str, str]:
     """The translation-status page of each language: the QA (check stage; its result from the
     check cache when nothing changed, `check.cache`), then each page rendered from its result
     (`render.status`)."""
@@ -78,20 +49,20 @@ def status_pages(root: Path, kb: KnowledgeBase, uis: Mapping[str, UI], termbase=
     # the result `rulekb check` (profile full, every language) keeps in the check cache: the
     # same run, so `make site` (a build, then a check) runs the checks once, and a build whose
     # data did not change runs them not at all
+    kb = inputs.kb
     result = cached_result(root, "full", None,
-                           lambda: run_checks(kb, root, profile="full", termbase=termbase))
-    return {lang: status_page(result, kb, uis[lang]) for lang in (languages or kb.language_codes)}
+                           lambda: run_checks(kb, root, profile="full", termbase=inputs.termbase,
+                                              phraseology=inputs.phraseology, waivers=inputs.waivers))
+    return {lang: status_page(result, kb, inputs.uis[lang]) for lang in (languages or kb.language_codes)}
 
 
 def qa_status(root: Path, languages: tuple[str, ...] | None) -> tuple[dict[str, str], float]:
-    """The QA's process (`prepare` with concurrent checks): the knowledge base, the UI catalogs
-    and the termbase loaded here (from their caches, which the build's own load has filled), the
-    checks in this one process (the build renders on the other core), the status pages made;
-    those pages and the processor seconds they took."""
+    """The QA's process (`prepare` with concurrent checks): the project's inputs loaded here
+    (`inputs.load_inputs`, from the caches the build's own load has filled), the checks in this
+    one process (the build renders on the other core), the status pages made; those pages and
+    the processor seconds they took."""
     start = process_and_children_seconds()
-    kb = load_knowledge_base(root)
-    uis = load_uis(root, kb.languages)
-    pages = status_pages(root, kb, uis, load_termbase_if_any(root, kb), languages)
+    pages = status_pages(root, load_inputs(root), languages)
     return pages, process_and_children_seconds() - start
 
 
@@ -121,20 +92,20 @@ def prepare(root: Path, languages: Sequence[str] | None = None, *, concurrent_ch
     each part is added to it."""
     # (a cold load parses the files in two processes: the child's processor time counts too)
     with maybe(clock, Part.LOAD, process_and_children_seconds):
-        kb = load_knowledge_base(root)
+        inputs = load_inputs(root)   # every input, checked as `rulekb validate` checks it
+        kb = inputs.kb
         if languages:
             unknown = [code for code in languages if code not in kb.language_codes]
             if unknown:
                 raise DataError([Problem("translations/languages.yaml", 1, 1, f"unknown language '{unknown[0]}'",
                                          f"use one of {', '.join(kb.language_codes)}")])
-        uis = load_uis(root, kb.languages)
-        termbase = load_termbase_if_any(root, kb)
-        pages, assets = read_content(root)
+        uis, termbase = inputs.uis, inputs.termbase
+        pages, assets = inputs.content.pages, inputs.content.assets
     with maybe(clock, Part.LINK):
         linked = link(kb)
     if not concurrent_checks:
         with maybe(clock, Part.QA):
-            status = status_pages(root, kb, uis, termbase, languages)
+            status = status_pages(root, inputs, languages)
         site = render_site(linked, uis, termbase=termbase, status=status, content=pages, only=languages, clock=clock)
         return Prepared(kb, linked, uis, site, assets, source_date_epoch(kb))
 

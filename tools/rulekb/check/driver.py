@@ -151,20 +151,20 @@ class FileEntry:
 
 def run_checks(kb: KnowledgeBase, root: Path, *, profile: str = "full", langs: Iterable[str] | None = None,
                termbase: Termbase | None = None, phraseology: Phraseology | None = None,
-               files: ProjectFiles | None = None) -> CheckResult:
+               files: ProjectFiles | None = None, waivers: Sequence[Waiver] | None = None) -> CheckResult:
     """Run the checks of `profile` over the knowledge base of the project at `root` (its termbase,
     phraseology and waivers are read from ``translations/``) and report the findings of `langs`
     (default: every language). Raises DataError when the termbase, the phraseology or the waivers
-    do not load. `files`: the project's files as the knowledge base was loaded from
+    do not load; the commands hand them over as `inputs.load_inputs` loaded them. `files`: the project's files as the knowledge base was loaded from
     (`knowledge.read_files`); with them, the by-text checks' findings are kept per data file. The
     garbage collector is paused meanwhile (`knowledge.collection_paused`: the run makes many small
     objects, and each full collection would walk the knowledge base's too)."""
     with collection_paused():
-        return _run(kb, root, profile, langs, termbase, phraseology, files)
+        return _run(kb, root, profile, langs, termbase, phraseology, files, waivers)
 
 
 def _run(kb: KnowledgeBase, root: Path, profile: str, langs: Iterable[str] | None, termbase: Termbase | None,
-         phraseology: Phraseology | None, files: ProjectFiles | None) -> CheckResult:
+         phraseology: Phraseology | None, files: ProjectFiles | None, waivers: Sequence[Waiver] | None) -> CheckResult:
     from .coverage import compute_coverage
     from .waivers import load_waivers
 
@@ -177,7 +177,8 @@ def _run(kb: KnowledgeBase, root: Path, profile: str, langs: Iterable[str] | Non
                                  f"use one of {', '.join(kb.language_codes)}")])
     termbase = termbase if termbase is not None else load_termbase(root, kb)
     phraseology = phraseology if phraseology is not None else load_phraseology(root)
-    waivers = load_waivers(root, kb, tuple(c.code for c in all_checks()))
+    if waivers is None:
+        waivers = load_waivers(root, kb, tuple(c.code for c in all_checks()))
     ctx = Context(kb, termbase, phraseology)
     selected = [c for c in all_checks() if c.code in codes and c.family != "waivers"]
     by_code = by_text(ctx, [c for c in selected if isinstance(c, TextCheck)], files)

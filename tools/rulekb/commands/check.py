@@ -121,7 +121,8 @@ def _run(args: argparse.Namespace) -> Exit:
     from ..check.cache import RunCache
     from ..check.view import plural, say
     from ..files import make_folder, write_output
-    from ..knowledge import load_knowledge_base, read_files
+    from ..inputs import check_site_inputs, load_inputs
+    from ..knowledge import read_files
     if args.reports and args.output:
         raise Failure("--reports writes every format itself; give --reports DIR or --output FILE, not both")
     if args.reports:
@@ -131,23 +132,29 @@ def _run(args: argparse.Namespace) -> Exit:
     cache = RunCache(files, args.profile, args.lang)
     loaded: list = []
 
-    def knowledge():   # loaded only when a result or a report is not cached
+    def inputs():   # loaded only when a result or a report is not cached
         if not loaded:
-            loaded.append(load_knowledge_base(root, files=files))
+            # every input, checked as `rulekb validate` checks it (no site is made: mkdocs.yml may be absent)
+            loaded.append(load_inputs(root, files=files, site=False))
         return loaded[0]
 
     # nothing changed since the last run (same YAML, profile, languages, code): its result and reports
-    result = cache.result(lambda: run_checks(knowledge(), root, profile=args.profile, langs=args.lang, files=files))
+    result = cache.result(lambda: run_checks(inputs().kb, root, profile=args.profile, langs=args.lang, files=files,
+                                             termbase=inputs().termbase, phraseology=inputs().phraseology,
+                                             waivers=inputs().waivers))
+    if not loaded:
+        # a cached result was made from valid YAML (its key); what it does not depend on is checked every run
+        from ..phraseology import project_languages
+        check_site_inputs(root, project_languages(root))
 
     def report(fmt: str) -> str:
         """The report in `fmt`, rendered (when the cache has none) in the language it is about:
         `--lang de` alone gives a German report (the catalogs are part of the report's key)."""
         def make() -> str:
-            from ..i18n import load_ui
             from ..report import render
-            kb = knowledge()
+            kb = inputs().kb
             spoken = [lang for lang in kb.languages if args.lang and len(set(args.lang)) == 1 and lang.code == args.lang[0]]
-            ui = load_ui(root, spoken[0]) if spoken else None
+            ui = inputs().uis[spoken[0].code] if spoken else None
             return render(result, kb, fmt, ui)
         return cache.report(fmt, make)
 

@@ -29,7 +29,10 @@ def add_language(args: argparse.Namespace) -> Exit:
         language = language_for(args.code, args.name, args.english_name, args.locale)
     except LanguageError as exc:
         raise Failure(str(exc), Exit.DATA, exc.hint) from None
-    added = add(project_root(args), language)
+    from ..importers.store import remove_stale_temporaries_of
+    root = project_root(args)
+    remove_stale_temporaries_of(root)   # what a killed writer left (issue 31.7)
+    added = add(root, language)
     print(f"registered {language.code}: {language.name} ({language.english_name}), locale {language.locale}"
           f"  {added.file}:{added.line}")
     print(f"next: 'rulekb po export {language.code}' writes translations/{language.code}/rules.po for the "

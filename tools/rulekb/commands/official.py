@@ -27,7 +27,10 @@ def arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> Exit:
     from ..importers import official
-    report = official.mine_into(project_root(args), args.file)
+    from ..importers.store import remove_stale_temporaries_of
+    root = project_root(args)
+    remove_stale_temporaries_of(root)   # what a killed writer left (issue 31.7)
+    report = official.mine_into(root, args.file)
     print("\n".join(report.lines()))
     return Exit.OK
 

@@ -89,6 +89,8 @@ def import_(args: argparse.Namespace) -> Exit:
     plan = po.plan_import(root, kb, path, shown=shown(path), lang=args.lang, accept_stale=args.accept_stale,
                           source=args.source)
     if not args.dry_run:
+        from ..importers.store import remove_stale_temporaries_of
+        remove_stale_temporaries_of(root)   # what a killed writer left (issue 31.7)
         po.write_import(root, plan)
     verb = "would write" if args.dry_run else "wrote"
     name = f"{plan.language.english_name} ({plan.language.code})"

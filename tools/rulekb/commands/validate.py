@@ -1,4 +1,7 @@
-"""`rulekb validate`: load the knowledge base (load -> validate) and print what it holds."""
+"""`rulekb validate`: load every input of the project (load -> validate, `rulekb.inputs`: the
+knowledge base, the termbase, the phraseology, the waivers, the official names, the UI catalogs,
+the hand-written pages and mkdocs.yml), refusing what `check` or `build` would refuse, and print
+what the knowledge base holds."""
 
 from __future__ import annotations
 
@@ -18,9 +21,9 @@ def run(args: argparse.Namespace) -> Exit:
 
 
 def _run(args: argparse.Namespace) -> Exit:
-    from ..knowledge import load_knowledge_base
+    from ..inputs import load_inputs
     root = project_root(args)
-    kb = load_knowledge_base(root)
+    kb = load_inputs(root).kb
     texts: Counter[str] = Counter()   # variants per language
     have: Counter[str] = Counter()    # units with a text in the language
     units = kb.units()
@@ -40,4 +43,4 @@ def _run(args: argparse.Namespace) -> Exit:
     return Exit.OK
 
 
-COMMAND = Command("validate", "load and check the YAML data; print counts", no_arguments, run)
+COMMAND = Command("validate", "load and check every input (YAML data, catalogs, pages, mkdocs.yml); print counts", no_arguments, run)

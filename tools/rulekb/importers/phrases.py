@@ -5,7 +5,7 @@ which the check stage reads (`rulekb.phraseology`).
     set files -> read_set (the importer's reader, checked) -> distinct printed texts per language,
     each with its oldest and newest printing -> the families' phrases (`Patterns.find`) -> per
     frame and filler: texts, recent texts, weight, first and last printing, the form printed most
-    -> `phraseology_yaml` (sorted; the same files give the same bytes) -> write_atomic
+    -> `phraseology_yaml` (sorted; the same files give the same bytes) -> write_checked (read back, then renamed)
 
 A text printed in several sets counts once, dated by its newest printing for the weight and
 `recent`; a set without a release date is left out and said so. The languages are the project's
@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..diagnostics import DataError, Problem
-from ..files import write_atomic
+from ..files import write_checked
 from ..models import SOURCE_LANGUAGE
 from ..phraseology import (HALF_LIFE, PHRASEOLOGY_FILE, RETIRED_YEARS, Corpus, Frame, Phraseology, Variant,
                            fold, patterns, phraseology_from, project_languages, reminders, weight)
@@ -179,11 +179,8 @@ def mine_into(root: Path, paths: list[Path]) -> MineReport:
     data, sets, skipped = mine(paths, languages)
     text = phraseology_yaml(data)
     path = root / PHRASEOLOGY_FILE
-    staged = path.with_name(f".{path.name}.check")
-    try:  # the file must read back as it was mined before it replaces the old one
-        write_atomic(staged, text.encode("utf-8"), if_changed=False, durable=False)
-        phraseology_from(root, staged, tuple(lang.code for lang in langs))
-    finally:
-        staged.unlink(missing_ok=True)
-    written = write_atomic(path, text.encode("utf-8"))
+    # the file must read back as it was mined before it replaces the old one: its temporary file
+    # (a name the next writer removes when this one is killed, issue 31.7) is read, then renamed
+    written = write_checked(path, text.encode("utf-8"),
+                            lambda staged: phraseology_from(root, staged, tuple(lang.code for lang in langs)))
     return MineReport(path, written, data, sets, skipped, time.perf_counter() - started)
