@@ -28,6 +28,7 @@ from ..i18n import UI, load_uis
 from ..knowledge import load_knowledge_base
 from ..link import LinkedKB, link
 from ..models import KnowledgeBase
+from ..official import load_official
 from ..render import RenderedSite, render_site, with_status
 from ..render.markup import split_blocks
 from ..render.numbers import FOLDER as NUMBERS_FOLDER
@@ -129,18 +130,20 @@ def prepare(root: Path, languages: Sequence[str] | None = None, *, concurrent_ch
                                          f"use one of {', '.join(kb.language_codes)}")])
         uis = load_uis(root, kb.languages)
         termbase = load_termbase_if_any(root, kb)
+        official = load_official(root, kb.language_codes)
         pages, assets = read_content(root)
     with maybe(clock, Part.LINK):
         linked = link(kb)
     if not concurrent_checks:
         with maybe(clock, Part.QA):
             status = status_pages(root, kb, uis, termbase, languages)
-        site = render_site(linked, uis, termbase=termbase, status=status, content=pages, only=languages, clock=clock)
+        site = render_site(linked, uis, termbase=termbase, official=official, status=status, content=pages,
+                           only=languages, clock=clock)
         return Prepared(kb, linked, uis, site, assets, source_date_epoch(kb))
 
     with pool.executor(1) as qa:
         running = qa.submit(qa_status, root, tuple(languages) if languages else None)
-        site = render_site(linked, uis, termbase=termbase, content=pages, only=languages, clock=clock)
+        site = render_site(linked, uis, termbase=termbase, official=official, content=pages, only=languages, clock=clock)
         status, seconds = running.result()   # an exception of the QA (a DataError) is raised here
     if clock is not None:
         clock.add(Part.QA, seconds)
