@@ -43,7 +43,27 @@ keywords:
         name: "Pistage"
         printed: 1
         source: {{card: "Piqûre de flammes", english: "Flame Jab", set: "EVE", number: "97", date: "2008-07-25"}}
-terms: []
+terms:
+  - english: "graveyard"
+    names:
+      - lang: fr
+        term: "cimetière"
+        cards: 9
+        with_term: 10
+        with_term_printed: 9
+        since: "2003-10-02"
+        source: {{card: "Piqûre de flammes", english: "Flame Jab", set: "EVE", number: "97", date: "2008-07-25"}}
+  - english: "mana value"
+    names:
+      - lang: de
+        term: "Manabetrag"
+        cards: 9
+        with_term: 10
+        with_term_printed: 9
+        since: "2021-04-23"
+        source: {{card: "Glühende Flammen", english: "Flame Jab", set: "STX", number: "1", date: "2021-04-23"}}
+        history:
+          - {{text: "umgewandelte Manakosten", first: "2003-10-02", last: "2021-02-05", source: {{card: "Feuerhauch", english: "Flame Jab", set: "KHM", number: "2", date: "2021-02-05"}}}}
 """
 
 
@@ -104,3 +124,44 @@ def test_the_official_names_are_search_aliases_of_the_keyword_rule(site):
     kb, retrace, official, _rendered = site
     aliases = {(a.text, a.lang, a.number) for a in search_extra(kb, official)}
     assert aliases == {("Zurückverfolgen", "de", retrace.current_number), ("Pistage", "fr", retrace.current_number)}
+
+
+def test_a_rule_page_still_in_english_lists_its_game_terms_with_todays_official_term(seed):
+    """A rule whose French text is missing gets "Termes de cette règle": each game term its
+    English uses, with the term the cards print; a fully translated page gets none; today's term
+    comes with the older one as history ("bis 2021: …")."""
+    from rulekb.render.context import Lang, Shared
+    from rulekb.render.official import term_rows
+    from rulekb.render.rules import rule_view
+    kb = load_knowledge_base(seed)
+    retrace = next(r for r in kb.rules if r.id == "retrace")
+    official = official_from(OFFICIAL.format(number=retrace.current_number).encode(), OFFICIAL_FILE, ("en", "de", "fr"))
+    uis = load_uis(seed, kb.languages)
+    shared = Shared.of(link(kb), None, official)
+    fr = rule_view(Lang(shared, uis["fr"]), retrace)
+    assert fr.progress.done < fr.progress.total
+    assert ("graveyard", "cimetière", None) in [(t.english, t.official, t.history) for t in fr.terms]
+    de = rule_view(Lang(shared, uis["de"]), retrace)
+    assert de.progress.done == de.progress.total and de.terms == ()
+    rows = term_rows(official, "Its mana value is 2.", "de", uis["de"])
+    assert [(t.english, t.official, t.history) for t in rows] == [
+        ("mana value", "Manabetrag", "bis 2021: umgewandelte Manakosten")]
+    page = render_site(link(kb), uis, official=official).docs["fr"][paths.rule_page(retrace.id)]
+    assert "Termes de cette règle" in page and '<strong lang="fr">cimetière</strong>' in page
+
+
+def test_the_glossary_heads_an_entry_with_todays_printed_term_over_the_termbases_older_one(seed):
+    """The termbase still gives "umgewandelte Manakosten" for mana value; the cards print
+    "Manabetrag" today: the glossary's German entry is headed by it, the older as history, the
+    termbase's term still shown."""
+    from rulekb.termbase import load_termbase
+    kb = load_knowledge_base(seed)
+    termbase = load_termbase(seed, kb)
+    assert termbase.preferred("mana-value", "de") is None or termbase.preferred("mana-value", "de").text != "Manabetrag"
+    retrace = next(r for r in kb.rules if r.id == "retrace")
+    official = official_from(OFFICIAL.format(number=retrace.current_number).encode(), OFFICIAL_FILE, ("en", "de", "fr"))
+    page = render_site(link(kb), load_uis(seed, kb.languages), termbase=termbase, official=official).docs["de"][paths.GLOSSARY]
+    entry = page.split('<dt id="mana-value">', 1)[1].split("</dd>", 1)[0]
+    assert entry.startswith('<span lang="de">Manabetrag</span>')
+    assert '<strong lang="de">Manabetrag</strong> <small>(bis 2021: umgewandelte Manakosten)</small>' in entry
+    assert "umgewandelte Manakosten</span>" in entry

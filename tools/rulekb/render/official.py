@@ -128,3 +128,45 @@ def search_extra(kb: KnowledgeBase, official: Official) -> list[SearchAlias]:
     today = {rule.current_number for rule in kb.rules}
     return [SearchAlias(n.name, n.lang, k.rule, f"official: {k.rule}")
             for k in official.keywords if k.rule in today for n in k.names]
+
+
+# ------------------------------------------------------------------ the game terms of a rule (issue 29.2)
+
+TERMS_HEADING = N_("Terms in this rule")
+TERMS_INTRO = N_("The game terms the English text of this rule uses, with the term the cards in this language print.")
+UNTIL = N_("until {year}: {term}")
+
+
+@dataclass(frozen=True)
+class TermRow:
+    """A game term or keyword an English text uses, with its official term in the page's language."""
+
+    english: str
+    official: str
+    history: str | None   # "bis 2021: umgewandelte Manakosten"
+
+
+def term_rows(official: Official, english_text: str, lang: str, ui, own_rule: str | None = None) -> tuple[TermRow, ...]:
+    """The keywords (other than the rule's own, `own_rule`) and game terms an English text uses
+    that cards in `lang` print, each with its official term; today's term, the older one as
+    history ("bis 2021: …")."""
+    if lang == SOURCE_LANGUAGE or not english_text:
+        return ()
+    rows = [TermRow(k.english, k.name(lang).display, None)   # type: ignore[union-attr]
+            for k in official.keywords_in(english_text, lang) if k.rule != own_rule]
+    for term in official.terms_in(english_text, lang):
+        name = term.name(lang)
+        assert name is not None   # terms_in gives only terms with a term in `lang`
+        history = name.history[0] if name.history else None
+        rows.append(TermRow(term.english, name.term,
+                            ui._(UNTIL).format(year=name.since[:4], term=history.text) if history else None))
+    return tuple(rows)
+
+
+def official_term(official: Official, english: str, lang: str):
+    """The official term (`official.TermName`) of an English game term in `lang`, None where the
+    cards print none (or for English)."""
+    if lang == SOURCE_LANGUAGE:
+        return None
+    term = official.term(english)
+    return term.name(lang) if term is not None else None

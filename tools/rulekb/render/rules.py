@@ -21,7 +21,7 @@ from ..link import Moved
 from ..models import Rule, Ruling, Unit
 from . import paths
 from .context import Lang, UnitView, keyword_name
-from .official import OfficialBox, official_box, official_name, official_plain_title, official_title
+from .official import OfficialBox, TermRow, official_box, official_name, official_plain_title, official_title, term_rows
 from .text import State, Where
 from .versions import VersionsOfUnit, versions_of
 
@@ -107,6 +107,7 @@ class RulePage(NamedTuple):
     backlinks: tuple[Backlink, ...]
     cards: tuple[CardLink, ...] = ()   # the cards that have the rule's keyword
     official: OfficialBox | None = None   # on a de/fr page of a keyword the cards print: what they print
+    terms: tuple[TermRow, ...] = ()       # on a de/fr page whose text is still English: its game terms, official
 
 
 def rule_view(c: Lang, rule: Rule) -> RulePage:
@@ -143,7 +144,15 @@ def rule_view(c: Lang, rule: Rule) -> RulePage:
         history(c, rule), tuple(c.source_title(s) for s in sorted({h.source for h in rule.history})),
         moves(c, rule, moved, where), versions_of(c, rule), sources(c, rule), backlinks(c, rule, where),
         tuple(CardLink(c.shared.card_pages.href(where.page, cid), *_card_name(c, cid)) for cid in c.shared.cards_by_rule.get(rule.id, ())),
-        official_box(official, rule, c.lang, c.ui))
+        official_box(official, rule, c.lang, c.ui),
+        term_rows(official, _english_text(rule), c.lang, c.ui, rule.current_number)
+        if progress is not None and progress.done < progress.total else ())
+
+
+def _english_text(rule: Rule) -> str:
+    """The English of a rule's title, text and subrules (their first variants), for its game terms."""
+    units = [u for u in (rule.title, rule.text) if u is not None] + [sub.unit for sub in rule.subrules]
+    return "\n".join(v.text for u in units if (v := u.text("en")) is not None)
 
 
 def rule_page(c: Lang, rule: Rule) -> str:
