@@ -76,7 +76,7 @@ def site(seed):
 
 
 def test_a_keyword_rule_page_in_german_has_the_official_name_and_the_card_text_box(site):
-    kb, retrace, _official, rendered = site
+    _kb, retrace, _official, rendered = site
     page = rendered.docs["de"][paths.rule_page(retrace.id)]
     assert '<span lang="de">Zurückverfolgen</span> <span lang="en">(Retrace)</span>' in page
     assert "Auf deutschen Karten" in page and "Kartentext wie gedruckt, keine Übersetzung der Regel" in page
@@ -92,6 +92,7 @@ def test_a_name_printed_without_reminder_text_still_names_the_rule(site):
     page = rendered.docs["fr"][paths.rule_page(retrace.id)]
     assert '<span lang="fr">Pistage</span> <span lang="en">(Retrace)</span>' in page
     assert "Sur les cartes en français" in page and "Piqûre de flammes (EVE 97, 25 juillet 2008)" in page
+    assert "Sur les cartes en français\u00a0: <strong>Pistage</strong>" in page   # French spacing before the colon
     assert "rulekb-card-text" not in page
 
 
