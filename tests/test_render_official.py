@@ -107,6 +107,8 @@ def test_the_keyword_index_lists_the_official_name_with_the_english(site):
     _kb, _retrace, _official, rendered = site
     index = rendered.docs["de"][paths.KEYWORDS]
     assert '<span lang="de">Zurückverfolgen</span> <span lang="en">(Retrace)</span>' in index
+    entry = index.split('<span lang="de">Zurückverfolgen</span>', 1)[1].split("</li>", 1)[0]
+    assert '<span lang="en">Retrace</span>' not in entry   # the English once, in the title
     # sorted in German: under Z, not where "Retrace" sorts
     letters = [line for line in index.splitlines() if line.startswith("## ")]
     z_section = index.split(next(l for l in letters if l.startswith("## Z")), 1)[1]

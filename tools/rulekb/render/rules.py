@@ -465,7 +465,7 @@ def keyword_letters(c: Lang) -> tuple[Letter, ...]:
         if rule.title is not None:
             for lang in c.kb.languages:
                 variant = rule.title.text(lang.code)
-                if lang.code != c.lang and variant is not None:
+                if lang.code != c.lang and variant is not None and not (found and lang.code == "en"):   # the title gives it
                     others.append((lang.code, variant.text))
         title = official_title(c.shared.official, rule, c.lang) or c.named_title(rule)
         entries.append((_sort_key(name), Keyword(paths.href(paths.KEYWORDS, paths.rule_page(rule.id)), title,
