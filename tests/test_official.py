@@ -147,3 +147,58 @@ def test_the_po_export_comments_give_the_official_names_and_terms_a_text_uses(la
     assert any(line.startswith(f"official {lang} reminder text of Retrace: ({name.reminder.text})") for line in lines)
     assert any(line.startswith(f"official {lang} term of 'mana value': {term.term} — ") for line in lines)
     assert official_comments(OFFICIAL, "Nothing of the game here.", lang) == [] and official_comments(None, "Retrace", lang) == []
+
+
+# ------------------------------------------------------------------ whole phrases (the miner's precision)
+
+def _corpus():
+    """A tiny corpus of texts (English words, printed n-grams) in which "additional cost" always
+    stands in "As an additional cost to cast this spell", as on the cards."""
+    pairs = ([("As an additional cost to cast this spell, sacrifice a creature.",
+               "En tant que coût supplémentaire pour lancer ce sort, sacrifiez une créature.")] * 5
+             + [("As an additional cost to cast this spell, discard a card.",
+                 "En tant que coût supplémentaire pour lancer ce sort, défaussez-vous d'une carte.")] * 5
+             + [("Sacrifice a creature: Draw a card.", "Sacrifiez une créature : Piochez une carte.")] * 10
+             + [("You may cast this spell from your graveyard.", "Vous pouvez lancer ce sort depuis votre cimetière.")] * 10
+             + [("Pay its cost.", "Payez son coût.")] * 10
+             + [("Draw a card.", "Piochez une carte.")] * 10)
+    from rulekb.importers.termalign import Lexicon, ngrams, words
+    return Lexicon.of([words(en) for en, _fr in pairs], [frozenset(ngrams(fr)) for _en, fr in pairs])
+
+
+def test_an_aligned_ngram_is_kept_only_when_it_is_the_whole_phrase_of_the_term():
+    from rulekb.importers.official import FUNCTION_WORDS
+    from rulekb.importers.termalign import align_terms
+    lex = _corpus()
+    avoid = FUNCTION_WORDS["fr"]
+    term = ("additional", "cost")
+    cards = list(range(10))
+    whole = lambda gram: lex.whole_phrase(gram, term, cards, 0, len(lex.grams), avoid)  # noqa: E731
+    assert whole("coût supplémentaire")
+    assert not whole("supplémentaire pour lancer ce sort")   # "lancer ce sort" is "cast this spell"
+    assert not whole("supplémentaire")                       # "cost" is not printed in it
+    unchecked = align_terms(cards, lex.grams, 5, avoid)
+    checked = align_terms(cards, lex.grams, 5, avoid, accept=lambda a: whole(a.ngram))
+    assert unchecked is not None and unchecked.ngram != "coût supplémentaire"
+    assert checked is not None and checked.ngram == "coût supplémentaire"
+
+
+def test_a_keyword_of_an_activated_ability_gives_its_name():
+    lines = list(keyword_lines("{3}{G}: Monstrosity 3. (If this creature isn't monstrous, put three +1/+1 counters on it.)",
+                               "{3}{G} : Monstruosité 3. (Si cette créature n'est pas monstrueuse, mettez trois marqueurs "
+                               "+1/+1 sur elle.)", ["Monstrosity"]))
+    assert [(k.name, k.parameter) for k in lines] == [("Monstruosité", "3")]
+
+
+TERM_SAMPLE = [(t, n) for lang in OFFICIAL.languages
+               for t, n in [(t, t.name(lang)) for t in OFFICIAL.terms if t.name(lang)][::7]]
+
+
+@pytest.mark.parametrize("term,name", TERM_SAMPLE, ids=[f"{n.lang}-{t.english}" for t, n in TERM_SAMPLE])
+def test_a_mined_term_is_printed_on_its_source_card_whose_english_uses_the_term(term, name):
+    if not SETS.is_dir():
+        pytest.skip(f"the card files are not at {SETS}")
+    from rulekb.importers.termalign import uses, words
+    card, printed = _printing(name.source.set_code, name.source.number, name.lang)
+    assert " ".join(words(name.term)) in " ".join(words(printed))
+    assert uses(tuple(term.english.split(" ")), words(card.english))

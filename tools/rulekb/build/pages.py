@@ -99,19 +99,20 @@ def prepare(root: Path, languages: Sequence[str] | None = None, *, concurrent_ch
             if unknown:
                 raise DataError([Problem("translations/languages.yaml", 1, 1, f"unknown language '{unknown[0]}'",
                                          f"use one of {', '.join(kb.language_codes)}")])
-        uis, termbase = inputs.uis, inputs.termbase
+        uis, termbase, official = inputs.uis, inputs.termbase, inputs.official
         pages, assets = inputs.content.pages, inputs.content.assets
     with maybe(clock, Part.LINK):
         linked = link(kb)
     if not concurrent_checks:
         with maybe(clock, Part.QA):
             status = status_pages(root, inputs, languages)
-        site = render_site(linked, uis, termbase=termbase, status=status, content=pages, only=languages, clock=clock)
+        site = render_site(linked, uis, termbase=termbase, official=official, status=status, content=pages,
+                           only=languages, clock=clock)
         return Prepared(kb, linked, uis, site, assets, source_date_epoch(kb))
 
     with pool.executor(1) as qa:
         running = qa.submit(qa_status, root, tuple(languages) if languages else None)
-        site = render_site(linked, uis, termbase=termbase, content=pages, only=languages, clock=clock)
+        site = render_site(linked, uis, termbase=termbase, official=official, content=pages, only=languages, clock=clock)
         status, seconds = running.result()   # an exception of the QA (a DataError) is raised here
     if clock is not None:
         clock.add(Part.QA, seconds)

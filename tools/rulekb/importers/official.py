@@ -18,6 +18,7 @@ the printing it was read from. Nothing is typed in: what the cards do not print 
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 import time
@@ -33,7 +34,8 @@ from ..official import (OFFICIAL_FILE, CardRef, Keyword, KeywordName, Official, 
                         official_from)
 from ..phraseology import project_languages
 from .mtgjson import read_sets, set_files
-from .termalign import MIN_CARDS, KeywordLine, align_terms, keyword_lines, ngrams, shared_prefix, uses, words
+from .termalign import (MIN_CARDS, Alignment, KeywordLine, Lexicon, align_terms, keyword_lines, ngrams, shared_prefix,
+                        uses, words)
 
 CURRENT_YEARS = 4       # a term is today's when the texts first printed in the newest 4 years print it
 NAME_YEARS = 3          # a keyword's name: the most printed among its printings of its newest 3 years
@@ -44,7 +46,7 @@ MAX_WORDINGS = 6        # earlier reminder wordings kept per keyword and languag
 # an n-gram beginning or ending with one is not aligned with a term.
 FUNCTION_WORDS = {
     "de": frozenset("""der die das den dem des ein eine einen einem einer eines kein keine keinen keinem keiner
-        und oder aber als wie wenn falls bis zu zum zur von vom aus auf in im ins an am mit für bei über unter
+        und oder aber als wie wenn falls bis zu zum zur von vom aus auf in an am mit für bei über unter
         vor nach um durch gegen ohne du dich dir dein deine deinen deinem deiner deines er sie es ihn ihm ihr ihre
         ihren ihrem ihrer ihres sein seine seinen seinem seiner seines jede jeder jedes jeden jedem dieser diese
         dieses diesen diesem so viele viel ist sind wird werden wurde hat haben kann kannst nicht noch auch dann
@@ -53,7 +55,7 @@ FUNCTION_WORDS = {
     "fr": frozenset("""le la les l' un une des du de d' au aux et ou mais que qu' qui quand si à en dans sur sous
         par pour avec sans vers chez vous votre vos il elle ils elles lui leur leurs son sa ses ce cet cette ces
         chaque tout toute tous toutes est sont a ont peut pouvez ne pas plus moins autre autres ciblé ciblée
-        ciblés ciblées y se s' n' c' lorsque puis ainsi""".split()),
+        ciblés ciblées y se s' n' c' lorsque puis ainsi tant""".split()),
 }
 
 
@@ -259,22 +261,25 @@ def english_terms(kb: KnowledgeBase, termbase_terms: Iterable[str], keywords: It
 
 def _surface(lang_texts: Sequence[str], gram: str) -> str:
     """The form of the lowercased n-gram printed most often in `lang_texts` (its capitals)."""
-    pattern = re.compile(r"(?<!\w)" + r"\W+".join(re.escape(w) for w in gram.split(" ")) + r"(?!\w)", re.IGNORECASE)
+    parts = gram.split(" ")
+    pattern = re.compile(r"(?<!\w)" + "".join(re.escape(w) + ("" if i == len(parts) - 1 else r"\W*" if w.endswith("'") else r"\W+")
+                                               for i, w in enumerate(parts)) + r"(?!\w)", re.IGNORECASE)
     forms = Counter(m.group() for t in lang_texts for m in pattern.finditer(t.replace("’", "'")))
     return min(forms.items(), key=lambda kv: (-kv[1], kv[0]))[0] if forms else gram
 
 
 @dataclass(frozen=True)
 class _Text:
-    """A distinct printed text: its printings' first and newest date and the newest printing."""
+    """A distinct printed text: its newest printing, its printings' first date, its English words."""
 
     printed: Printed
     first: str
     tokens_en: tuple[str, ...]
-    grams: frozenset[str]
 
 
-def _texts(printed: Sequence[Printed], lang: str) -> list[_Text]:
+def _texts(printed: Sequence[Printed], lang: str) -> tuple[list[_Text], Lexicon]:
+    """The distinct printed texts of a language, in the order of their first printing, and
+    their words (`termalign.Lexicon`)."""
     by_text: dict[str, list[Printed]] = {}
     for p in printed:
         if p.lang == lang:
@@ -282,50 +287,74 @@ def _texts(printed: Sequence[Printed], lang: str) -> list[_Text]:
     out = []
     for text, ps in sorted(by_text.items()):
         newest = max(ps, key=lambda p: p.order)
-        out.append(_Text(newest, min(p.date for p in ps), tuple(words(newest.english)), frozenset(ngrams(text))))
-    return out
+        out.append(_Text(newest, min(p.date for p in ps), tuple(words(newest.english))))
+    out.sort(key=lambda t: t.first)
+    return out, Lexicon.of([t.tokens_en for t in out], [frozenset(ngrams(t.printed.text)) for t in out])
 
 
 TERM_YEARS = (1, 2, 4, 8, 50)   # the newest years of a term's texts tried in turn, until MIN_CARDS texts
 
 
+def _using(term_words: tuple[str, ...], texts: Sequence[_Text], lex: Lexicon) -> list[int]:
+    """The texts (indexes, in order) whose English uses the term."""
+    first = term_words[0] if len(term_words) > 1 else None
+    if first is not None:
+        maybe = lex.texts_with(first)
+    else:
+        last = term_words[-1]
+        maybe = tuple(sorted({i for f in (last, last + "s", last + "es") for i in lex.texts_with(f)}))
+    return [i for i in maybe if uses(term_words, texts[i].tokens_en)]
+
+
+def _aligned(lex: Lexicon, term_words: tuple[str, ...], cards: list[int], start: int, end: int, longest: int,
+             avoid: frozenset[str], taken: frozenset[str]) -> Alignment | None:
+    """The printed n-gram of the term on the texts `start` to `end` (`cards`: those of them
+    whose English uses it): the best aligned that is a whole phrase of the term."""
+    return align_terms([i - start for i in cards], lex.grams[start:end], longest, avoid, taken,
+                       lambda a: lex.whole_phrase(a.ngram, term_words, cards, start, end, avoid))
+
+
 def mine_terms(printed: Sequence[Printed], terms: Sequence[str], languages: Sequence[str],
                taken: dict[str, frozenset[str]]) -> tuple[Term, ...]:
     """Each English term's printed term per language: aligned on the texts first printed in the
-    newest years of that term's texts (the newest printings decide); the term the older texts
+    newest years of that term's texts (the newest printings decide), kept only when it is a whole
+    phrase the cards print for the term (`Lexicon.whole_phrase`); the term the older texts
     print, where another, as history. `taken`: per language the keywords' names (no term)."""
     names: dict[str, list[TermName]] = defaultdict(list)
     for lang in languages:
         avoid = FUNCTION_WORDS.get(lang, frozenset())
-        texts = sorted(_texts(printed, lang), key=lambda t: t.first)
+        texts, lex = _texts(printed, lang)
         if not texts:
             continue
+        firsts = [t.first for t in texts]
+        kept = taken.get(lang, frozenset())
         for term in terms:
             term_words = tuple(term.split(" "))
             longest = len(term_words) if lang == "de" else 2 * len(term_words) + 1
-            with_term = [t for t in texts if uses(term_words, t.tokens_en)]
+            with_term = _using(term_words, texts, lex)
             if len(with_term) < MIN_CARDS:
                 continue
-            newest = with_term[-1].first
-            found = window = None
+            newest = texts[with_term[-1]].first
+            found = None
+            start = 0
             for years in TERM_YEARS:
-                window = [t for t in texts if t.first >= _years_before(newest, years)]
-                cards = [i for i, t in enumerate(window) if uses(term_words, t.tokens_en)]
+                start = bisect.bisect_left(firsts, _years_before(newest, years))
+                cards = [i for i in with_term if i >= start]
                 if len(cards) >= MIN_CARDS:
-                    found = align_terms(cards, [t.grams for t in window], longest, avoid, taken.get(lang, frozenset()))
+                    found = _aligned(lex, term_words, cards, start, len(texts), longest, avoid, kept)
                     break
-            if found is None or window is None:
+            if found is None:
                 continue
-            with_gram = [t for t in window if found.ngram in t.grams and uses(term_words, t.tokens_en)]
+            with_gram = [texts[i] for i in with_term if i >= start and found.ngram in lex.grams[i]]
             source = max(with_gram, key=lambda t: t.printed.order).printed
-            since = min(t.first for t in with_term if found.ngram in t.grams)
-            older = [t for t in texts if t.first < since]
+            since = min(texts[i].first for i in with_term if found.ngram in lex.grams[i])
+            end = bisect.bisect_left(firsts, since)
             history: tuple[OldTerm, ...] = ()
-            old_cards = [i for i, t in enumerate(older) if uses(term_words, t.tokens_en)]
-            old = align_terms(old_cards, [t.grams for t in older], longest, avoid, taken.get(lang, frozenset())) \
+            old_cards = [i for i in with_term if i < end]
+            old = _aligned(lex, term_words, old_cards, 0, end, longest, avoid, kept) \
                 if len(old_cards) >= MIN_CARDS else None
             if old is not None and old.ngram not in found.ngram and found.ngram not in old.ngram:
-                old_with = [older[i] for i in old_cards if old.ngram in older[i].grams]
+                old_with = [texts[i] for i in old_cards if old.ngram in lex.grams[i]]
                 last = max(old_with, key=lambda t: t.printed.order).printed
                 history = (OldTerm(_surface([t.printed.text for t in old_with], old.ngram),
                                    min(t.first for t in old_with), last.date, last.ref()),)

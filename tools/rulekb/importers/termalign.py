@@ -20,14 +20,16 @@ Two alignments, both from the card files only:
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
-from dataclasses import dataclass
-from typing import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 _REMINDER = re.compile(r"^(?P<head>.*?)\s*\((?P<reminder>[^()]+)\)\s*$")
 _SYMBOLS = re.compile(r"^(?:\s*(?:\{[^{}]+\}|\d+|X))+\s*\.?$")
 _WORD = re.compile(r"[^\W\d_][\w'’-]*", re.UNICODE)
+_COST = re.compile(r"^(?:\{[^{}]+\}|[,\s])+\s*:\s*")
 _BAD_NAME = re.compile(r"[{}()\d:;]|^\W|\s—|—\s")
 
 MIN_CARDS = 8        # a term aligned on fewer cards (with it and the n-gram) is left out
@@ -78,6 +80,9 @@ def keyword_lines(english: str, printed: str, keywords: Iterable[str]) -> Iterat
     for en, line in zip(en_lines, lines):
         head_en, rem_en = _split(en)
         head, rem = _split(line)
+        cost_en, cost = _COST.match(head_en), _COST.match(head)
+        if cost_en and cost:   # an activated ability whose effect is the keyword ("{3}{G}: Monstrosity 3.")
+            head_en, head = head_en[cost_en.end():], head[cost.end():]
         if not head_en or not head:
             continue
         if rem_en is None or rem is None:   # a reminder text on one side only: the name still aligns
@@ -144,8 +149,17 @@ def _until_parameter(tokens: list[str]) -> list[str]:
 
 
 def words(text: str) -> list[str]:
-    """The words of a printed or English text, lowercased (numbers, symbols and punctuation left out)."""
-    return [w.casefold().replace("’", "'") for w in _WORD.findall(re.sub(r"\{[^{}]*\}", " ", text))]
+    """The words of a printed or English text, lowercased (numbers, symbols and punctuation left
+    out); an elided article or pronoun is a word of its own ("l'Oracle": "l'", "oracle")."""
+    out = []
+    for w in _WORD.findall(re.sub(r"\{[^{}]*\}", " ", text)):
+        w = w.casefold().replace("’", "'")
+        head, apostrophe, rest = w.partition("'")
+        if apostrophe and rest and len(head) <= 2:
+            out += [head + "'", rest]
+        else:
+            out.append(w)
+    return out
 
 
 def ngrams(text: str, longest: int = MAX_WORDS) -> set[str]:
@@ -184,13 +198,15 @@ class Alignment:
 
 
 def align_terms(cards: Sequence[int], grams: Sequence[frozenset[str]], longest: int,
-                avoid: frozenset[str] = frozenset(), taken: frozenset[str] = frozenset()) -> Alignment | None:
+                avoid: frozenset[str] = frozenset(), taken: frozenset[str] = frozenset(),
+                accept: Callable[[Alignment], bool] | None = None) -> Alignment | None:
     """The printed n-gram of an English term used on the texts `cards` (indexes into `grams`,
     the printed n-grams of every text of the same years), or None when none is reliable: on
     fewer than `MIN_CARDS` texts, on less than `MIN_COVER` of the term's texts, with the term on
     less than `MIN_BACK` of its own texts, or a Dice coefficient under `MIN_DICE`. N-grams of more
     than `longest` words, beginning or ending with a function word (`avoid`) or containing a
-    keyword's official name (`taken`: another concept's name) are never a term."""
+    keyword's official name or part of one (`taken`: another concept's name) are never a term. With `accept`,
+    the best n-gram it accepts (`Lexicon.whole_phrase`: a whole phrase of the term)."""
     if len(cards) < MIN_CARDS:
         return None
     counts: Counter = Counter()
@@ -198,23 +214,181 @@ def align_terms(cards: Sequence[int], grams: Sequence[frozenset[str]], longest: 
         counts.update(g for g in grams[i] if g.count(" ") < longest)
     floor = max(MIN_CARDS, MIN_COVER * len(cards))
     candidates = {g for g, n in counts.items() if n >= floor and not _function_words(g, avoid)
-                  and not any(f" {t} " in f" {g} " for t in taken)}
+                  and not any(f" {t} " in f" {g} " or f" {g} " in f" {t} " for t in taken)}
     if not candidates:
         return None
     frequency: Counter = Counter()
     for g in grams:
         frequency.update(candidates & g)
-    best: Alignment | None = None
+    ranked = []
     for gram in sorted(candidates):
         found = Alignment(gram, counts[gram], len(cards), frequency[gram])
         if found.both < MIN_BACK * found.with_ngram or found.dice < MIN_DICE:
             continue
-        if best is None or (found.dice, gram.count(" ")) > (best.dice, best.ngram.count(" ")):
-            best = found
-    return best
+        ranked.append(found)
+    ranked.sort(key=lambda a: (-a.dice, -a.ngram.count(" "), a.ngram))
+    return next((a for a in ranked if accept is None or accept(a)), None)
 
 
 def _function_words(gram: str, avoid: frozenset[str]) -> bool:
     """An n-gram that begins or ends with a function word (or is one) is not a term."""
     parts = gram.split(" ")
     return parts[0] in avoid or parts[-1] in avoid
+
+
+# ------------------------------------------------------------------ whole phrases
+
+# English words that are no game term's part (`Lexicon.whole_phrase` leaves them out of the context)
+ENGLISH_FUNCTION_WORDS = frozenset("""a an the of to in on at by for with from as and or but if this that these
+    those it its you your their they them each any all is are be been was were has have had can may than then
+    into onto one""".split())
+CONTEXT_SHARE = 0.3   # a word on this share of a term's texts is of its context
+WHOLE_SHARE = 0.9     # a word next to the n-gram on this share of its texts belongs to the phrase
+
+
+def _contains(word: str, part: str) -> bool:
+    """Whether a printed word is `part` or holds it: inflected ("Kreaturen", "Kreatur"), or a
+    compound of it ("Manabetrag", "Mana")."""
+    if word == part:
+        return True
+    if len(part) >= 4 and part in word:
+        return True
+    common = len(_common_prefix(word, part))
+    return common >= 4 and common >= min(len(word), len(part)) - 2
+
+
+def _common_prefix(a: str, b: str) -> str:
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return a[:n]
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """The words of one language's texts (in the order of their first printing): per text its
+    English words and its printed words, and per word the texts that have it, for the Dice
+    coefficient of an English and a printed word on a span of the texts."""
+
+    english: tuple[frozenset[str], ...]
+    printed: tuple[frozenset[str], ...]
+    grams: tuple[frozenset[str], ...]
+    en_index: Mapping[str, tuple[int, ...]]
+    pr_index: Mapping[str, tuple[int, ...]]
+    _dice: dict = field(default_factory=dict, compare=False, repr=False)
+
+    @classmethod
+    def of(cls, english: Sequence[Sequence[str]], grams: Sequence[frozenset[str]]) -> "Lexicon":
+        en = tuple(frozenset(t) for t in english)
+        # a word joined by hyphens counts as its parts too ("Megamorph-Kosten": "kosten")
+        pr = tuple(frozenset(w for g in gs if " " not in g for w in (g, *(g.split("-") if "-" in g else ())) if w)
+                   for gs in grams)
+        return cls(en, pr, tuple(grams), _index(en), _index(pr))
+
+    def texts_with(self, word: str) -> tuple[int, ...]:
+        return self.en_index.get(word, ())
+
+    def dice(self, english: str, printed: str, start: int, end: int) -> float:
+        """The Dice coefficient of an English and a printed word on the texts `start` to `end`."""
+        key = (english, printed, start, end)
+        found = self._dice.get(key)
+        if found is None:
+            a = _span(self.en_index.get(english, ()), start, end)
+            b = _span(self.pr_index.get(printed, ()), start, end)
+            small, large = (a, self.printed) if len(a) <= len(b) else (b, self.english)
+            word = printed if small is a else english
+            both = sum(1 for i in small if word in large[i])
+            found = self._dice[key] = 2 * both / (len(a) + len(b)) if a or b else 0.0
+        return found
+
+    def whole_phrase(self, gram: str, term: Sequence[str], cards: Sequence[int], start: int, end: int,
+                     avoid: frozenset[str]) -> bool:
+        """Whether the printed n-gram is a whole phrase the cards print for the English term
+        (words `term`), judged on the term's texts `cards` (indexes from `start` to `end`) by
+        the Dice coefficient of single words on the texts from `start` to `end`:
+        - each of its words (but function words) goes with a word of the term better than with
+          any other word of the term's texts (else it translates that other word: "lancer" in
+          "supplémentaire pour lancer ce sort" is "cast");
+        - each word of the term is printed in it: the printed word that goes best with it is
+          one of its words or part of one ("Mana" of "Manabetrag"); else it is part of the
+          phrase only ("valeur" for "mana value");
+        - no printed word of the texts that goes best with another word of the English is part
+          of it ("Karte" in "Standardland-Karte" for "basic land");
+        - no word on nearly all of its texts stands next to it, nor a word of the term after a
+          function word (else it is cut from a longer one: "arrive sur le champ").
+        """
+        share = CONTEXT_SHARE * len(cards)
+        en_counts = Counter(w for i in cards for w in self.english[i])
+        context_en = {w for w, n in en_counts.items() if n >= share and w not in ENGLISH_FUNCTION_WORDS}
+        last = term[-1]
+        term_en = {w for w in term if w not in ENGLISH_FUNCTION_WORDS} | (
+            {last + "s", last + "es"} & set(en_counts))
+        term_en = {w for w in term_en if w in en_counts}
+        if not term_en:
+            return False
+        others = context_en - term_en
+        pr_counts = Counter(w for i in cards for w in self.printed[i])
+        context_pr = sorted(w for w, n in pr_counts.items() if n >= share and w not in avoid)
+        content = [w for w in gram.split(" ") if w not in avoid]
+        if not content or not context_pr:
+            return False
+        for w in content:
+            mine = max(self.dice(e, w, start, end) for e in term_en)
+            if any(self.dice(e, w, start, end) >= mine for e in others):
+                return False
+
+        def best(e: str) -> str:
+            return max(context_pr, key=lambda w: (self.dice(e, w, start, end), w))
+
+        for e in {w for w in term if w not in ENGLISH_FUNCTION_WORDS}:
+            forms = [f for f in (e, e + "s", e + "es") if f in term_en]
+            if forms and not any(_contains(w, best(f)) for f in forms for w in content):
+                return False
+        for e in sorted(others):
+            b = best(e)
+            if any(_contains(w, b) for w in content) and \
+                    self.dice(e, b, start, end) > max(self.dice(t, b, start, end) for t in term_en):
+                return False
+        def fits(word: str) -> bool:   # a printed word that goes with the term better than with the rest
+            mine = max(self.dice(e, word, start, end) for e in term_en)
+            return all(self.dice(e, word, start, end) < mine for e in others)
+
+        return not self._extended(gram, cards, avoid, fits)
+
+    def _extended(self, gram: str, cards: Sequence[int], avoid: frozenset[str], fits: Callable[[str], bool]) -> bool:
+        """Whether a word (not a function word) stands right before or after the n-gram on nearly
+        all of the term's texts that print it, or a word that goes with the term after a
+        function word ("arrive sur le champ" + "de bataille" for "enters the battlefield")."""
+        with_gram = [i for i in cards if gram in self.grams[i]]
+        if not with_gram:
+            return True
+        parts = gram.split(" ")
+        first, last = parts[0], parts[-1]
+        counts: Counter = Counter()
+        for i in with_gram:
+            found = set()
+            for h in self.grams[i]:
+                if h.startswith(gram + " ") and h.count(" ") == len(parts) and h.rsplit(" ", 1)[1] not in avoid:
+                    found.add((h, ""))   # a word right after it
+                elif h.endswith(" " + gram) and h.count(" ") == len(parts) and h.split(" ", 1)[0] not in avoid:
+                    found.add((h, ""))   # a word right before it
+                elif h.count(" ") == 2:   # a function word and a word of the term: "champ" + "de bataille"
+                    a, b, c = h.split(" ")
+                    if a == last and b in avoid and c not in avoid:
+                        found.add((h, c))
+                    elif c == first and b in avoid and a not in avoid:
+                        found.add((h, a))
+            counts.update(found)
+        return any(c >= WHOLE_SHARE * len(with_gram) and (not word or fits(word)) for (h, word), c in counts.items())
+
+
+def _index(sets: Sequence[frozenset[str]]) -> dict[str, tuple[int, ...]]:
+    out: dict[str, list[int]] = {}
+    for i, words_ in enumerate(sets):
+        for w in words_:
+            out.setdefault(w, []).append(i)
+    return {w: tuple(ix) for w, ix in out.items()}
+
+
+def _span(indexes: tuple[int, ...], start: int, end: int) -> tuple[int, ...]:
+    return indexes[bisect.bisect_left(indexes, start):bisect.bisect_left(indexes, end)]

@@ -2,7 +2,8 @@
 pages as text.
 
 `render_site` is pure: from the linked knowledge base, the UI of each language, the termbase,
-the translation-status pages (`status`, rendered from the QA's result) and the hand-written
+the translation-status pages (`status`, rendered from the QA's result), the keywords' official
+names (`official`, ``translations/official.yaml``) and the hand-written
 pages of ``content/``, it returns every generated Markdown page per language, the navigation
 of each language, and the files at the site root (the language picker ``index.html`` and the
 JSON API under ``api/``), all as {relative path: text}. Writing them and running mkdocs is the build's job (`build`).
@@ -44,6 +45,8 @@ from .root import root_index
 from .rules import has_parallel_view, keyword_index, parallel_page, rule_index, rule_page
 from .search import Today, language_files as search_language_files, shared_files as search_shared_files
 from .search_aliases import search_aliases
+from .official import search_extra
+from ..official import Official
 
 __all__ = ["RenderedSite", "render_site", "render_pages", "with_status", "paths"]
 
@@ -92,7 +95,7 @@ NAV = (  # (UI string, page): the short navigation of every page; rule and card 
 )
 
 
-def render_site(linked: LinkedKB, uis: Mapping[str, UI], *, termbase=None,
+def render_site(linked: LinkedKB, uis: Mapping[str, UI], *, termbase=None, official: Official | None = None,
                 status: Mapping[str, str] | None = None,
                 content: Mapping[str, Mapping[str, str]] | None = None,
                 only: Sequence[str] | None = None, clock: Clock | None = None) -> RenderedSite:
@@ -108,15 +111,16 @@ def render_site(linked: LinkedKB, uis: Mapping[str, UI], *, termbase=None,
     collections of ~1.1 s each, and 8.5 s of the pages' 56 s in all, for 816 objects in cycles
     left to collect when the collector resumes)."""
     with collection_paused():
-        return _render_site(linked, uis, termbase, status, content, only, clock)
+        return _render_site(linked, uis, termbase, status, content, only, clock, official)
 
 
-def _render_site(linked: LinkedKB, uis: Mapping[str, UI], termbase, status, content, only, clock) -> RenderedSite:
+def _render_site(linked: LinkedKB, uis: Mapping[str, UI], termbase, status, content, only, clock,
+                 official: Official | None = None) -> RenderedSite:
     """`render_site`, the collector paused."""
     kb = linked.kb
     languages = kb.language_codes
     with maybe(clock, Part.PAGES):
-        shared = Shared.of(linked, termbase)
+        shared = Shared.of(linked, termbase, official)
         hand = localise_content(content or {}, languages, uis)
         files: dict[str, str] = {"index.html": root_index(kb, uis), paths.OFFLINE: offline_page(kb, uis, copy=False),
                                  f"{paths.API_FOLDER}/index.json": api_root(kb), **offline_files(kb, uis)}
@@ -133,7 +137,7 @@ def _render_site(linked: LinkedKB, uis: Mapping[str, UI], termbase, status, cont
         for c in contexts.values():
             files.update(number_pages(c, holders))
     with maybe(clock, Part.SEARCH):
-        today = Today.of(kb, holders, search_aliases(kb, shared.termbase))
+        today = Today.of(kb, holders, search_aliases(kb, shared.termbase, search_extra(kb, shared.official)))
         files.update(search_shared_files(shared, today))
         for c in contexts.values():
             files.update(search_language_files(c, today))

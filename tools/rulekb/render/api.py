@@ -15,6 +15,7 @@ from typing import Any
 from ..models import Card, Rule, Ruling, Unit
 from . import paths
 from .context import Lang
+from .official import official_json
 from .rules import has_parallel_view
 from .text import State
 
@@ -77,6 +78,7 @@ def rule_json(c: Lang, rule: Rule) -> dict[str, Any]:
         "subrules": [dict(text_object(c, s.unit), number=s.number, letter=s.letter, anchor=s.number) for s in rule.subrules],
         "notes": [dict(text_object(c, n), id=n.id.rsplit(".", 1)[1]) for n in rule.notes],
         "rulings": [r.id for r in c.shared.rulings_by_mechanic.get(rule.id, ())],
+        "official": official_json(c.shared.official, rule),
         "referenced_by": [{"unit": uid, "label": places[uid].label, "page": _page(c.lang, places[uid].page, places[uid].anchor)}
                           for uid in c.shared.linked.backlinks.get(rule.id, ()) if uid in places],
     }

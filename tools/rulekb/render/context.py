@@ -14,6 +14,7 @@ from markupsafe import Markup
 
 from ..i18n import UI, N_
 from ..link import LinkedKB
+from ..official import Official
 from ..models import SOURCE_LANGUAGE, KnowledgeBase, Rule, Ruling, Status, Unit, UnitKind, english_hash
 from . import paths
 from .diffs import Diffs, diff_html
@@ -112,6 +113,7 @@ class Shared:
     card_pages: paths.CardPages = field(default_factory=lambda: paths.CardPages.of(()))   # which page shows each card
     keyword_rules: Mapping[str, str] = field(default_factory=dict)   # keyword (casefolded) -> its rule's id
     cards_by_rule: Mapping[str, tuple[str, ...]] = field(default_factory=dict)   # rule id -> its keyword's cards
+    official: Official = field(default_factory=lambda: Official((), (), ()))   # the keywords' official names (render.official)
     inline: Inline = field(init=False)
     diffs: Diffs = field(init=False, default_factory=Diffs)   # the word diffs of the English, made once for every language
     # unit id -> its versions and diffs on its rule page (`versions.unit_history`; None: it has
@@ -135,7 +137,7 @@ class Shared:
         return found
 
     @classmethod
-    def of(cls, linked: LinkedKB, termbase=None) -> "Shared":
+    def of(cls, linked: LinkedKB, termbase=None, official: Official | None = None) -> "Shared":
         kb = linked.kb
         by_mechanic: dict[str, list[Ruling]] = {}
         by_card: dict[str, list[Ruling]] = {}
@@ -150,7 +152,8 @@ class Shared:
         card_pages = paths.CardPages.of(card.id for card in kb.cards)
         return cls(linked, link_index(linked), CardNames(kb.cards), places(kb, card_pages),
                    {k: order(v) for k, v in by_mechanic.items()}, {k: order(v) for k, v in by_card.items()}, termbase,
-                   {u.id: u for u in kb.units()}, parallel_view_rules(kb), notes, card_pages, *keyword_cards(kb))
+                   {u.id: u for u in kb.units()}, parallel_view_rules(kb), notes, card_pages, *keyword_cards(kb),
+                   official or Official((), (), ()))
 
 
 def keyword_cards(kb: KnowledgeBase) -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:

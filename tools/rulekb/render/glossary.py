@@ -1,6 +1,8 @@
 """The glossary page of one language's site, from the termbase (render stage): every concept
 with its terms in this language (preferred, admitted, and the discouraged ones with what to
-write instead), its terms in the other languages, its definition and its rule. This module
+write instead), its terms in the other languages, its definition and its rule; on the de/fr
+sites the term today's cards print heads the entry (`official.official_term`), the older one as
+history. This module
 decides what each entry shows; its shape is ``templates/pages/glossary.md.j2``.
 """
 
@@ -11,6 +13,7 @@ from dataclasses import dataclass
 from . import paths
 from .cards import Name, RuleRef, rule_ref
 from .context import Lang
+from .official import UNTIL, official_term
 from .rules import _sort_key
 
 
@@ -32,6 +35,8 @@ class Entry:
     definition_lang: str
     others: tuple[Name, ...]    # the preferred term in each other language
     rule: RuleRef | None
+    on_cards: str | None = None   # the official term cards in this language print (`official.official_term`)
+    until: str | None = None      # the term they printed before ("bis 2021: umgewandelte Manakosten")
 
 
 def glossary_entries(c: Lang) -> list[Entry]:
@@ -51,7 +56,12 @@ def glossary_page(c: Lang) -> str:
 
 
 def _head(c: Lang, concept) -> tuple[str, str]:
+    """The entry's head: the term today's cards print in this language where they print one
+    (it wins over a termbase that still gives an older term), else the termbase's preferred term."""
     termbase = c.shared.termbase
+    printed = _printed(c, concept)
+    if printed is not None:
+        return printed.term, c.lang
     for lang in (c.lang, "en", *c.order):
         term = termbase.preferred(concept.id, lang)
         if term is not None:
@@ -76,4 +86,21 @@ def _entry(c: Lang, concept, head: str, head_lang: str) -> Entry:
         if preferred is not None:
             others.append(Name(lang.code, lang.name, preferred.text))
     rule = rule_ref(c, paths.GLOSSARY, concept.rule) if concept.rule else None
-    return Entry(concept.id, head, head_lang, forms, discouraged, definition or None, def_lang, tuple(others), rule)
+    printed = _printed(c, concept)
+    preferred = c.shared.termbase.preferred(concept.id, c.lang)
+    if printed is not None and preferred is not None and preferred.text != head and preferred.text not in forms:
+        forms = (preferred.text, *forms)   # the termbase's term, kept visible beside the printed one
+    until = None
+    if printed is not None and printed.history:
+        until = c.ui._(UNTIL).format(year=printed.since[:4], term=printed.history[0].text)
+    return Entry(concept.id, head, head_lang, forms, discouraged, definition or None, def_lang, tuple(others), rule,
+                 printed.term if printed is not None else None, until)
+
+
+def _printed(c: Lang, concept):
+    """The official term in this language of the concept's English terms, if cards print one."""
+    for term in concept.terms.get("en", ()):
+        found = official_term(c.shared.official, term.text, c.lang)
+        if found is not None:
+            return found
+    return None

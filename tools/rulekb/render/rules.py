@@ -21,6 +21,7 @@ from ..link import Moved
 from ..models import Rule, Ruling, Unit
 from . import paths
 from .context import Lang, UnitView, keyword_name
+from .official import OfficialBox, TermRow, official_box, official_name, official_plain_title, official_title, term_rows
 from .text import State, Where
 from .versions import VersionsOfUnit, versions_of
 
@@ -105,6 +106,8 @@ class RulePage(NamedTuple):
     sources: tuple[SourceView, ...]
     backlinks: tuple[Backlink, ...]
     cards: tuple[CardLink, ...] = ()   # the cards that have the rule's keyword
+    official: OfficialBox | None = None   # on a de/fr page of a keyword the cards print: what they print
+    terms: tuple[TermRow, ...] = ()       # on a de/fr page whose text is still English: its game terms, official
 
 
 def rule_view(c: Lang, rule: Rule) -> RulePage:
@@ -127,8 +130,11 @@ def rule_view(c: Lang, rule: Rule) -> RulePage:
         ruling = c.kb.ruling(note.ruling) if note.ruling is not None else None
         notes.append(NoteView(view, ruling_view(c, ruling, where, unit=view) if ruling is not None else None))
     moved = c.shared.linked.moved.get(rule.id, ())
+    official = c.shared.official
+    plain = official_plain_title(official, rule, c.lang)
     return RulePage(
-        c.rule_name(rule), rule.number, c.inline_title(rule), rule.text is None, rule.release,
+        f"{rule.number} {plain}" if plain else c.rule_name(rule), rule.number,
+        official_title(official, rule, c.lang) or c.inline_title(rule), rule.text is None, rule.release,
         rule.current_number if rule.current_number != rule.number else None, progress,
         paths.href(where.page, paths.parallel_page(rule.id)) if has_parallel_view(c, rule) else None,
         paths.to_site_root(where.page) + paths.api_path(c.lang, "rules", rule.id),
@@ -137,7 +143,16 @@ def rule_view(c: Lang, rule: Rule) -> RulePage:
         tuple(ruling_view(c, ruling, where) for ruling in c.shared.rulings_by_mechanic.get(rule.id, ())),
         history(c, rule), tuple(c.source_title(s) for s in sorted({h.source for h in rule.history})),
         moves(c, rule, moved, where), versions_of(c, rule), sources(c, rule), backlinks(c, rule, where),
-        tuple(CardLink(c.shared.card_pages.href(where.page, cid), *_card_name(c, cid)) for cid in c.shared.cards_by_rule.get(rule.id, ())))
+        tuple(CardLink(c.shared.card_pages.href(where.page, cid), *_card_name(c, cid)) for cid in c.shared.cards_by_rule.get(rule.id, ())),
+        official_box(official, rule, c.lang, c.ui),
+        term_rows(official, _english_text(rule), c.lang, c.ui, rule.current_number)
+        if progress is not None and progress.done < progress.total else ())
+
+
+def _english_text(rule: Rule) -> str:
+    """The English of a rule's title, text and subrules (their first variants), for its game terms."""
+    units = [u for u in (rule.title, rule.text) if u is not None] + [sub.unit for sub in rule.subrules]
+    return "\n".join(v.text for u in units if (v := u.text("en")) is not None)
 
 
 def rule_page(c: Lang, rule: Rule) -> str:
@@ -409,6 +424,9 @@ def rule_index(c: Lang) -> str:
 
 
 def _sort_key(text: str) -> tuple[str, str]:
+    """The collation key of a name in German or French (and English): letters with accents
+    sort with their base letter ("Ä" with "A", "É" with "E", DIN 5007-1 and French primary
+    order), "ß" as "ss", case ignored; the name itself breaks ties (not code-point order)."""
     base = "".join(ch for ch in unicodedata.normalize("NFD", text) if not unicodedata.combining(ch))
     return base.casefold(), text
 
@@ -440,14 +458,17 @@ def keyword_letters(c: Lang) -> tuple[Letter, ...]:
     the forms of the termbase, so that any name leads to the rule."""
     entries: list[tuple[tuple[str, str], Keyword]] = []
     for rule in keyword_rules(c):
-        name = c.titles.get(rule.id) or keyword_name(rule) or c.ui._("Rule {number}").format(number=rule.number)
+        found = official_name(c.shared.official, rule, c.lang)
+        name = (found[1].display if found else None) or c.titles.get(rule.id) or keyword_name(rule) \
+            or c.ui._("Rule {number}").format(number=rule.number)
         others = []
         if rule.title is not None:
             for lang in c.kb.languages:
                 variant = rule.title.text(lang.code)
-                if lang.code != c.lang and variant is not None:
+                if lang.code != c.lang and variant is not None and not (found and lang.code == "en"):   # the title gives it
                     others.append((lang.code, variant.text))
-        entries.append((_sort_key(name), Keyword(paths.href(paths.KEYWORDS, paths.rule_page(rule.id)), c.named_title(rule),
+        title = official_title(c.shared.official, rule, c.lang) or c.named_title(rule)
+        entries.append((_sort_key(name), Keyword(paths.href(paths.KEYWORDS, paths.rule_page(rule.id)), title,
                                                  name, rule.number, tuple(others), tuple(_term_forms(c, rule.id)))))
     entries.sort(key=lambda item: item[0])
     groups: dict[str, list[Keyword]] = {}
