@@ -29,6 +29,7 @@ from ..knowledge import load_knowledge_base
 from ..link import LinkedKB, link
 from ..models import KnowledgeBase
 from ..render import RenderedSite, render_site, with_status
+from ..render.search_aliases import SearchAlias, official_aliases
 from ..render.markup import split_blocks
 from ..render.numbers import FOLDER as NUMBERS_FOLDER
 from ..render.search import CARDS_PART, FOLDER as SEARCH_FOLDER, NUMBERS_PART, RULINGS_PART
@@ -64,6 +65,13 @@ def load_termbase_if_any(root: Path, kb: KnowledgeBase):
     if not (root / TERMBASE_FILE).is_file():
         return None
     return load_termbase(root, kb)
+
+
+def official_search_aliases(root: Path, kb: KnowledgeBase) -> list[SearchAlias]:
+    """The official German and French names of keywords and terms (translations/official.yaml),
+    as names the search finds their rules by (`search_aliases.official_aliases`)."""
+    from ..official import load_official
+    return official_aliases(kb, load_official(root, kb.language_codes))
 
 
 def status_pages(root: Path, kb: KnowledgeBase, uis: Mapping[str, UI], termbase=None,
@@ -129,18 +137,21 @@ def prepare(root: Path, languages: Sequence[str] | None = None, *, concurrent_ch
                                          f"use one of {', '.join(kb.language_codes)}")])
         uis = load_uis(root, kb.languages)
         termbase = load_termbase_if_any(root, kb)
+        aliases = official_search_aliases(root, kb)
         pages, assets = read_content(root)
     with maybe(clock, Part.LINK):
         linked = link(kb)
     if not concurrent_checks:
         with maybe(clock, Part.QA):
             status = status_pages(root, kb, uis, termbase, languages)
-        site = render_site(linked, uis, termbase=termbase, status=status, content=pages, only=languages, clock=clock)
+        site = render_site(linked, uis, termbase=termbase, status=status, content=pages, only=languages, clock=clock,
+                           aliases=aliases)
         return Prepared(kb, linked, uis, site, assets, source_date_epoch(kb))
 
     with pool.executor(1) as qa:
         running = qa.submit(qa_status, root, tuple(languages) if languages else None)
-        site = render_site(linked, uis, termbase=termbase, content=pages, only=languages, clock=clock)
+        site = render_site(linked, uis, termbase=termbase, content=pages, only=languages, clock=clock,
+                           aliases=aliases)
         status, seconds = running.result()   # an exception of the QA (a DataError) is raised here
     if clock is not None:
         clock.add(Part.QA, seconds)

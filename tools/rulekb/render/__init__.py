@@ -43,7 +43,7 @@ from .offline import offline_page, root_files as offline_files
 from .root import root_index
 from .rules import has_parallel_view, keyword_index, parallel_page, rule_index, rule_page
 from .search import Today, language_files as search_language_files, shared_files as search_shared_files
-from .search_aliases import search_aliases
+from .search_aliases import SearchAlias, search_aliases
 
 __all__ = ["RenderedSite", "render_site", "render_pages", "with_status", "paths"]
 
@@ -95,12 +95,15 @@ NAV = (  # (UI string, page): the short navigation of every page; rule and card 
 def render_site(linked: LinkedKB, uis: Mapping[str, UI], *, termbase=None,
                 status: Mapping[str, str] | None = None,
                 content: Mapping[str, Mapping[str, str]] | None = None,
-                only: Sequence[str] | None = None, clock: Clock | None = None) -> RenderedSite:
+                only: Sequence[str] | None = None, clock: Clock | None = None,
+                aliases: Sequence[SearchAlias] = ()) -> RenderedSite:
     """Every page of every language of the knowledge base (languages from kb.languages), or of
     the languages in `only`; the site-root files always name every language. `status` (each
     language's translation-status page, `status.status_page` of the QA's result) may be left
     out and added later (`with_status`), so that the QA can run meanwhile in another process.
     With a `clock`, the processor time of the pages and of the JSON API is added to it.
+    `aliases`: more names of rules for the search than the glossary's and the termbase's (the
+    build's: the official names, `search_aliases.official_aliases`).
 
     The cyclic garbage collector is paused meanwhile (`knowledge.collection_paused`, as for the
     load): rendering makes millions of short-lived values and keeps its pages, and every full
@@ -108,10 +111,11 @@ def render_site(linked: LinkedKB, uis: Mapping[str, UI], *, termbase=None,
     collections of ~1.1 s each, and 8.5 s of the pages' 56 s in all, for 816 objects in cycles
     left to collect when the collector resumes)."""
     with collection_paused():
-        return _render_site(linked, uis, termbase, status, content, only, clock)
+        return _render_site(linked, uis, termbase, status, content, only, clock, aliases)
 
 
-def _render_site(linked: LinkedKB, uis: Mapping[str, UI], termbase, status, content, only, clock) -> RenderedSite:
+def _render_site(linked: LinkedKB, uis: Mapping[str, UI], termbase, status, content, only, clock,
+                 aliases: Sequence[SearchAlias]) -> RenderedSite:
     """`render_site`, the collector paused."""
     kb = linked.kb
     languages = kb.language_codes
@@ -133,7 +137,7 @@ def _render_site(linked: LinkedKB, uis: Mapping[str, UI], termbase, status, cont
         for c in contexts.values():
             files.update(number_pages(c, holders))
     with maybe(clock, Part.SEARCH):
-        today = Today.of(kb, holders, search_aliases(kb, shared.termbase))
+        today = Today.of(kb, holders, search_aliases(kb, shared.termbase, aliases))
         files.update(search_shared_files(shared, today))
         for c in contexts.values():
             files.update(search_language_files(c, today))
