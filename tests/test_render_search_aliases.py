@@ -8,7 +8,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from rulekb.build.pages import official_search_aliases
 from rulekb.official import OFFICIAL_FILE, load_official, official_from
 from rulekb.render import render_site, search
@@ -52,8 +51,8 @@ def test_names_of_no_rule_in_force_are_left_out(kb):
 
 
 def test_official_names_come_after_the_glossary_and_termbase_once_per_number(kb):
-    from rulekb.termbase import load_termbase
     import sitebuild
+    from rulekb.termbase import load_termbase
     aliases = search_aliases(kb, load_termbase(sitebuild.ROOT), official_aliases(kb, _official()))
     names = [a.text for a in aliases["202.3"]]
     kinds = [a.source.split(":")[0] for a in aliases["202.3"]]
