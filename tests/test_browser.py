@@ -671,9 +671,58 @@ def test_complete_typos_and_punctuation_are_forgiven(browser, complete_base, lan
         assert found and found[0]["kind"] == kind and shows in found[0]["text"], found[:3]
 
 
+def _official():
+    """The project's official names (translations/official.yaml), as the build reads them."""
+    from rulekb.official import OFFICIAL_FILE, official_from
+    return official_from((sitebuild.ROOT / OFFICIAL_FILE).read_bytes(), OFFICIAL_FILE, ("en", "de", "fr"))
+
+
+@complete_site
+@pytest.mark.parametrize("lang, english", [("de", "Dredge"), ("fr", "Dredge"), ("de", "Retrace"), ("fr", "Retrace"),
+                                           ("fr", "Buyback"), ("de", "Buyback")])
+def test_complete_a_keyword_is_found_first_by_its_official_name(browser, complete_base, lang, english):
+    """Issue 29.3: Ausgraben, Dragage, Zurückverfolgen, Pistage, Rappel … (the names printed cards
+    give the keyword, translations/official.yaml) lead to the keyword's rule first, in the page's
+    language."""
+    keyword = _official().find_keyword(english)
+    name = keyword.name(lang)
+    assert name is not None, (english, lang)
+    with watched(browser, complete_base, viewport=PHONE) as tab:
+        tab.goto(f"{complete_base}/{lang}/index.html")
+        found = find(tab, name.name)
+        assert found and found[0]["kind"] == "title" and found[0]["text"].split()[1] == keyword.rule, (name.name, found[:3])
+
+
+def _defining_rule(site: Path, english: str) -> str:
+    """The number of today's rule that the English term names in the built site's English index:
+    the rule titled so ("404 Graveyard"), else the one the glossary's entry leads to (its names:
+    "Mana Value … See rule 202.3.")."""
+    from rulekb.render.search import decode
+    rules = decode((site / "en" / "search" / "rules.js").read_text(encoding="utf-8"))["rules"]
+    titled = [today or number for _id, number, today, title, *_ in rules if title.casefold() == english]
+    named = [today or number for _id, number, today, _t, _l, aliases, _u in rules
+             if english in {a.casefold() for a in aliases}]
+    return (titled + named)[0]
+
+
+@complete_site
+@pytest.mark.parametrize("lang, english", [("de", "mana value"), ("fr", "mana value"), ("de", "graveyard"),
+                                           ("fr", "graveyard")])
+def test_complete_a_game_term_is_found_first_by_its_official_term(browser, complete_built, complete_base, lang, english):
+    """Issue 32.1: today's official term ("Manabetrag", as cards print it since 2021) leads to the
+    rule that defines the term, where the glossary's entry of its English term points."""
+    term = _official().term(english).name(lang)
+    number = _defining_rule(complete_built.site, english)
+    with watched(browser, complete_base, viewport=PHONE) as tab:
+        tab.goto(f"{complete_base}/{lang}/index.html")
+        found = find(tab, term.term)
+        assert found and found[0]["text"].split()[1] == number, (term.term, found[:3])
+
+
 @complete_site
 @pytest.mark.parametrize("lang, query, number", [("en", "mana value", "202.3"), ("fr", "cimetière", "404"),
-                                                 ("de", "Friedhof", "404")])
+                                                 ("de", "Friedhof", "404"), ("de", "Manabetrag", "202.3"),
+                                                 ("fr", "valeur de mana", "202.3")])
 def test_complete_the_rule_that_defines_a_term_comes_first(browser, complete_base, lang, query, number):
     """"mana value" put the glossary first and 202.3 fourth or fifth; "cimetière" never showed 404
     Graveyard: the rule a term leads to (the glossary's "See rule", the termbase's terms) first."""

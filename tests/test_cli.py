@@ -39,6 +39,19 @@ def test_show_current_number_finds_retrace(seed, capsys):
     assert "Retrace appears on some instants and sorceries." in out
 
 
+@pytest.mark.parametrize("english", ["Retrace", "Dredge"])
+def test_show_accepts_a_keyword_name_in_every_language(seed, capsys, english):
+    """Issue 29.3: `rulekb show` takes a keyword's name in English, German or French, in any case,
+    as the project's official file names it (translations/official.yaml), for the rule it names."""
+    from rulekb.official import load_official
+    keyword = load_official(seed, ("en", "de", "fr")).find_keyword(english)
+    assert keyword is not None and {n.lang for n in keyword.names} == {"de", "fr"}
+    for name in (english, *(n.name for n in keyword.names)):
+        for typed in (name, name.upper()):
+            code, out, _ = run(capsys, seed, "show", typed)
+            assert code == 0 and out.startswith(f"{keyword.rule} is the number of {english.lower()} "), (typed, out[:200])
+
+
 @pytest.mark.parametrize("number, expected", [
     ("702.24", "702.24 is 702.24 in the rules release of 2011-05-01"),
     ("702.27a", "702.27a is the number of buyback in the rules releases since 2021-04 (current)"),

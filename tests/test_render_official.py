@@ -15,7 +15,7 @@ from rulekb.knowledge import load_knowledge_base
 from rulekb.link import link
 from rulekb.official import OFFICIAL_FILE, official_from
 from rulekb.render import paths, render_site
-from rulekb.render.official import search_extra
+from rulekb.render.search_aliases import official_aliases
 
 OFFICIAL = """\
 languages: [de, fr]
@@ -125,7 +125,7 @@ def test_the_rules_json_gives_the_official_names_per_language(site):
 
 def test_the_official_names_are_search_aliases_of_the_keyword_rule(site):
     kb, retrace, official, _rendered = site
-    aliases = {(a.text, a.lang, a.number) for a in search_extra(kb, official)}
+    aliases = {(a.text, a.lang, a.number) for a in official_aliases(kb, official)}
     assert aliases == {("Zurückverfolgen", "de", retrace.current_number), ("Pistage", "fr", retrace.current_number)}
 
 

@@ -44,8 +44,7 @@ from .offline import offline_page, root_files as offline_files
 from .root import root_index
 from .rules import has_parallel_view, keyword_index, parallel_page, rule_index, rule_page
 from .search import Today, language_files as search_language_files, shared_files as search_shared_files
-from .search_aliases import search_aliases
-from .official import search_extra
+from .search_aliases import official_aliases, search_aliases
 from ..official import Official
 
 __all__ = ["RenderedSite", "render_site", "render_pages", "with_status", "paths"]
@@ -104,6 +103,8 @@ def render_site(linked: LinkedKB, uis: Mapping[str, UI], *, termbase=None, offic
     language's translation-status page, `status.status_page` of the QA's result) may be left
     out and added later (`with_status`), so that the QA can run meanwhile in another process.
     With a `clock`, the processor time of the pages and of the JSON API is added to it.
+    `official`: the official German and French names (translations/official.yaml), shown on the
+    pages and found by the search (`search_aliases.official_aliases`).
 
     The cyclic garbage collector is paused meanwhile (`knowledge.collection_paused`, as for the
     load): rendering makes millions of short-lived values and keeps its pages, and every full
@@ -137,7 +138,7 @@ def _render_site(linked: LinkedKB, uis: Mapping[str, UI], termbase, status, cont
         for c in contexts.values():
             files.update(number_pages(c, holders))
     with maybe(clock, Part.SEARCH):
-        today = Today.of(kb, holders, search_aliases(kb, shared.termbase, search_extra(kb, shared.official)))
+        today = Today.of(kb, holders, search_aliases(kb, shared.termbase, official_aliases(kb, shared.official)))
         files.update(search_shared_files(shared, today))
         for c in contexts.values():
             files.update(search_language_files(c, today))

@@ -15,9 +15,13 @@ the names come from, each a producer of `SearchAlias` records:
   'Graveyard'", or its English term is one) leads where that entry leads ("Friedhof",
   "cimetière" → 404).
 
-The official German and French names of keywords and terms of today are one more producer of the
-same records: `search_aliases` takes any further ones (``extra``), so that data plugs in without
-touching the index.
+- `official_aliases`: the official German and French names of the keywords and game terms as
+  printed cards give them (translations/official.yaml, `rulekb.official`): a keyword's name leads
+  to its rule ("Zurückverfolgen", "Pistage" → 702.81), a term's to where the glossary's entry of
+  its English term leads ("Manabetrag" → 202.3), else to the rule of that title; the names
+  printed before today's too ("umgewandelten Manakosten"), which readers still type. The build
+  hands them to `search_aliases` (``extra``: any further producer plugs in without touching the
+  index).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from dataclasses import dataclass
 from typing import Iterable, Mapping
 
 from ..models import KnowledgeBase, Unit
+from ..official import Official
 from ..termbase import Termbase
 
 # "See rule 202.3" / "See rules 702.78 and ..." / "See rule 404, “Graveyard.”": the first number named
@@ -94,6 +99,38 @@ def termbase_aliases(kb: KnowledgeBase, termbase: Termbase | None) -> list[Searc
         for lang in sorted(concept.terms):
             for term in concept.usable(lang):
                 out += [SearchAlias(form, lang, number, f"termbase: {concept.id}") for form in term.forms]
+    return out
+
+
+def official_aliases(kb: KnowledgeBase, official: Official) -> list[SearchAlias]:
+    """The official names of today and before of every keyword whose rule is in force, and of
+    every game term whose English term leads to a rule (the glossary's "See rule", else a rule
+    titled so), in the file's order."""
+    newest = kb.releases[-1].date if kb.releases else None
+    in_force = [r for r in kb.rules if newest is None or not r.releases or newest in r.releases]
+    numbers = {r.current_number for r in in_force}
+    titled: dict[str, str] = {}
+    for rule in in_force:
+        title = rule.title.text("en") if rule.title is not None else None
+        if title is not None:
+            titled.setdefault(title.text.casefold(), rule.current_number)
+    targets = {**titled, **glossary_targets(kb)}
+    out = []
+    for keyword in official.keywords:
+        if keyword.rule not in numbers:
+            continue
+        for name in keyword.names:
+            source = f"official: {keyword.rule} {name.lang}"
+            out += [SearchAlias(text, name.lang, keyword.rule, source)
+                    for text in (name.name, *(old.text for old in name.history))]
+    for term in official.terms:
+        number = targets.get(term.english)
+        if number is None:
+            continue
+        for found in term.names:
+            source = f"official: {term.english} {found.lang}"
+            out += [SearchAlias(text, found.lang, number, source)
+                    for text in (found.term, *(old.text for old in found.history))]
     return out
 
 
