@@ -44,6 +44,18 @@ class RulingView(NamedTuple):
     cards: tuple[CardLink, ...]   # empty: not shown
 
 
+class RulingCard(NamedTuple):
+    """A card on a rule page that lists the cards of its rulings: the rulings whose first card it
+    is are shown with it (their ids stay on the rule page, on the card's line, where links to
+    them led before)."""
+
+    href: str
+    name: str
+    lang: str | None
+    anchors: tuple[str, ...]   # the ids of its rulings
+    count: int
+
+
 class NoteView(NamedTuple):
     """A rule note; a note that is an official card ruling is shown as that ruling: its date and
     the cards it stands on beside its text."""
@@ -105,6 +117,7 @@ class RulePage(NamedTuple):
     sources: tuple[SourceView, ...]
     backlinks: tuple[Backlink, ...]
     cards: tuple[CardLink, ...] = ()   # the cards that have the rule's keyword
+    ruling_cards: tuple[RulingCard, ...] = ()   # the cards of its rulings, when it has too many to show
 
 
 def rule_view(c: Lang, rule: Rule) -> RulePage:
@@ -127,6 +140,11 @@ def rule_view(c: Lang, rule: Rule) -> RulePage:
         ruling = c.kb.ruling(note.ruling) if note.ruling is not None else None
         notes.append(NoteView(view, ruling_view(c, ruling, where, unit=view) if ruling is not None else None))
     moved = c.shared.linked.moved.get(rule.id, ())
+    rulings = c.shared.rulings_by_mechanic.get(rule.id, ())
+    listed: tuple[RulingCard, ...] = ()
+    if rule.id in c.shared.listing_cards:
+        listed = ruling_cards(c, [r for r in rulings if r.cards], where)
+        rulings = tuple(r for r in rulings if not r.cards)
     return RulePage(
         c.rule_name(rule), rule.number, c.inline_title(rule), rule.text is None, rule.release,
         rule.current_number if rule.current_number != rule.number else None, progress,
@@ -134,10 +152,24 @@ def rule_view(c: Lang, rule: Rule) -> RulePage:
         paths.to_site_root(where.page) + paths.api_path(c.lang, "rules", rule.id),
         c.unit_view(rule.summary, where, anchor="summary", label=None, kind="summary") if rule.summary is not None else None,
         tuple(texts), tuple(notes),
-        tuple(ruling_view(c, ruling, where) for ruling in c.shared.rulings_by_mechanic.get(rule.id, ())),
+        tuple(ruling_view(c, ruling, where) for ruling in rulings),
         history(c, rule), tuple(c.source_title(s) for s in sorted({h.source for h in rule.history})),
         moves(c, rule, moved, where), versions_of(c, rule), sources(c, rule), backlinks(c, rule, where),
-        tuple(CardLink(c.shared.card_pages.href(where.page, cid), *_card_name(c, cid)) for cid in c.shared.cards_by_rule.get(rule.id, ())))
+        tuple(CardLink(c.shared.card_pages.href(where.page, cid), *_card_name(c, cid)) for cid in c.shared.cards_by_rule.get(rule.id, ())),
+        listed)
+
+
+def ruling_cards(c: Lang, rulings: list[Ruling], where: Where) -> tuple[RulingCard, ...]:
+    """The first card of each ruling (where the ruling has its anchor: `cards.CardSite`), with
+    the ids of its rulings, by the card's name in this language."""
+    by_card: dict[str, list[str]] = {}
+    for ruling in rulings:
+        by_card.setdefault(ruling.cards[0], []).append(ruling.id)
+    out = []
+    for card_id, ids in by_card.items():
+        name, lang = _card_name(c, card_id)
+        out.append(RulingCard(c.shared.card_pages.href(where.page, card_id), name, lang, tuple(ids), len(ids)))
+    return tuple(sorted(out, key=lambda card: (_sort_key(card.name), card.href)))
 
 
 def rule_page(c: Lang, rule: Rule) -> str:
