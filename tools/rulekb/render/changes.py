@@ -91,7 +91,7 @@ def _item(c: Lang, page: str, change: Change, diff: bool) -> Item:
     sub = next((s for s in rule.subrules if s.unit is change.unit), None)
     anchor = sub.number if sub is not None else rule.number
     if diff:
-        text = c.shared.diffs.html(change.before or "", change.after or "")
+        text = c.shared.diffs.brief(change.before or "", change.after or "")
     else:   # the text itself, as the diffs show a text (escaped, its line breaks kept)
         text = text_html(change.after or change.before or "")
     return Item(change.old_number, change.new_number, paths.href(page, paths.rule_page(rule.id), anchor),
