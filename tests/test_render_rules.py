@@ -128,7 +128,7 @@ def test_a_rule_with_more_rulings_than_shown_lists_their_cards_and_places_each_r
         assert f'<span id="{ruling.id}"></span>' in short           # the old anchor is still on the page
         place = listing.places[ruling.unit.id]
         first = ruling.cards[0]
-        assert (place.page, place.anchor) == (listing.card_pages.page(first), ruling.id)
+        assert (place.page, place.anchor, place.rule) == (listing.card_pages.page(first), ruling.id, "explore")
         assert shown.places[ruling.unit.id].page == paths.rule_page("explore")
         card_href = paths.href(paths.rule_page("explore"), listing.card_pages.page(first), first)
         line = short.split(f'<span id="{ruling.id}"></span>', 1)[1].split("</li>", 1)[0]

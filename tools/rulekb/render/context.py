@@ -95,7 +95,11 @@ def places(kb: KnowledgeBase, cards: paths.CardPages, listing_cards: frozenset[s
     for ruling in kb.rulings:
         if ruling.id in noted:   # shown as the note it is, on the note's rule page
             out[ruling.unit.id] = out[noted[ruling.id].id]
-        elif ruling.mechanic is not None and not (ruling.mechanic in listing_cards and ruling.cards):
+        elif ruling.mechanic is not None and ruling.mechanic in listing_cards and ruling.cards:
+            # its rule's page lists its card: shown there, still the ruling of its rule (the search
+            # finds it with the rule, at its id on the rule's page, on its card's line)
+            out[ruling.unit.id] = Place(cards.page(ruling.cards[0]), ruling.id, ruling.unit.label, ruling.mechanic)
+        elif ruling.mechanic is not None:
             out[ruling.unit.id] = Place(paths.rule_page(ruling.mechanic), ruling.id, ruling.unit.label, ruling.mechanic)
         elif ruling.cards:
             out[ruling.unit.id] = Place(cards.page(ruling.cards[0]), ruling.id, ruling.unit.label, "")
