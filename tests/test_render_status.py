@@ -212,3 +212,17 @@ def test_on_a_phone_the_texts_are_folded_and_a_long_message_shows_its_first_word
     assert len(summary) < 220 and fix in rest and fix not in summary
     assert f"{head} {tail}" == long                                     # cut at a word, nothing lost
     assert '<details class="finding">' not in to_html(folded, kb) and '<details class="texts">' not in to_html(folded, kb)
+
+
+def test_the_info_findings_are_listed_up_to_a_limit_the_rest_counted():
+    """Issue 32.3: the English status page listed 805 info findings in full (544 KB); after
+    INFOS_SHOWN_MAX findings a rule shows its summary alone."""
+    from types import SimpleNamespace
+    from rulekb.render.status import INFOS_SHOWN_MAX, Section, _shown_infos
+    def section(n, i):
+        return Section(f"rule {i}", f"rules/r{i}.md", (), (), ((SimpleNamespace(findings=(object(),) * n), ""),), f"{n} info")
+    sections = tuple(section(40, i) for i in range(6))
+    shown = _shown_infos(sections, most=100)
+    assert [bool(s.infos) for s in shown] == [True, True, False, False, False, False]
+    assert [s.infos_summary for s in shown] == [s.infos_summary for s in sections]
+    assert _shown_infos(sections[:3]) == sections[:3] and INFOS_SHOWN_MAX >= 120

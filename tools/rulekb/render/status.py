@@ -265,7 +265,7 @@ def status_data(result: CheckResult, kb: KnowledgeBase, lang: str, ui: UI) -> St
     translated = translated_rows(coverage)
     c = counts(findings)
     sections = _sections(list(findings), ix, lang, ui, cards) if findings else []
-    info_only = tuple(s for s in sections if not s.blocks and not s.entries)
+    info_only = _shown_infos(tuple(s for s in sections if not s.blocks and not s.entries))
     waived = tuple((dataclasses.replace(w, finding=localised((w.finding,), speaker, ix)[0]), ix.label(w.finding.entry, speaker))
                    for w in result.waived if w.finding.lang == lang)
     return StatusPage(
@@ -277,6 +277,27 @@ def status_data(result: CheckResult, kb: KnowledgeBase, lang: str, ui: UI) -> St
         chapters, tuple(folds), _figures(coverage.totals[lang], ui, speaker),
         tuple(s for s in sections if s.blocks or s.entries), bool(findings), Words.of(ix, lang, speaker),
         info_only, plural(speaker, "{n} rule with info findings only", "{n} rules with info findings only", len(info_only)))
+
+
+# the info findings listed in full under "rules with info findings only"; the rules after them show
+# their count alone (the English page listed 805, 544 KB, over the 400 KB a phone opens at once:
+# issue 32.3); `rulekb check` lists them all
+INFOS_SHOWN_MAX = 150
+
+
+def _shown_infos(sections: tuple[Section, ...], most: int = INFOS_SHOWN_MAX) -> tuple[Section, ...]:
+    """The info-only sections, each with its findings while `most` findings are not yet listed,
+    the rest with their summary alone (no entries)."""
+    out = []
+    listed = 0
+    for section in sections:
+        n = sum(len(e.findings) for e, _href in section.infos)
+        if listed + n > most:
+            section = dataclasses.replace(section, infos=())
+        else:
+            listed += n
+        out.append(section)
+    return tuple(out)
 
 
 def _part_title(ui: UI, kind: str, key: str, title: str) -> str:
