@@ -226,3 +226,20 @@ def test_the_info_findings_are_listed_up_to_a_limit_the_rest_counted():
     assert [bool(s.infos) for s in shown] == [True, True, False, False, False, False]
     assert [s.infos_summary for s in shown] == [s.infos_summary for s in sections]
     assert _shown_infos(sections[:3]) == sections[:3] and INFOS_SHOWN_MAX >= 120
+
+
+@pytest.mark.parametrize("lang", ["de", "fr"])
+def test_no_ruling_id_or_profile_code_is_shown_as_a_name(kb, result, lang):
+    """Issue 32.4: the status page said "Entscheidung explore-reveal-top-card" and "Profil: full";
+    a ruling is named by its date and card in the reader's language, the profile in words."""
+    page = status_page(result, kb, load_uis(ROOT, kb.languages)[lang])
+    rulings = [r for r in kb.rulings if r.cards]
+    assert rulings
+    # the names of texts: the headings and the links' texts (a finding's message may still quote
+    # a label: not yet)
+    names = re.findall(r"^#### \[([^\]]*)\]", page, re.M) + re.findall(r"<a href=[^>]*>([^<]*)</a>", page)
+    assert names
+    for ruling in rulings:
+        assert not [n for n in names if ruling.id in n.replace("\\", "")], ruling.id
+    assert "full" not in re.findall(r"\w+", page.split("</style>", 1)[1].split("</p>", 1)[0])
+    assert {"de": "Profil: alle Prüfungen.", "fr": "Profil\u00a0: toutes les vérifications."}[lang] in page

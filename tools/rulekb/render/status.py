@@ -27,7 +27,7 @@ from ..check import CheckResult, Waived
 from ..check.coverage import Cell
 from ..check.view import (Chart, Counts, Entry, Index, Words, by_group, chart, count_words, counts, entry,
                           grouped_missing, localised, plural, row_key, say, translated_rows)
-from ..i18n import UI
+from ..i18n import N_, UI
 from ..models import Finding, KnowledgeBase, Severity
 from . import paths
 from .templating import Pages
@@ -269,7 +269,7 @@ def status_data(result: CheckResult, kb: KnowledgeBase, lang: str, ui: UI) -> St
     waived = tuple((dataclasses.replace(w, finding=localised((w.finding,), speaker, ix)[0]), ix.label(w.finding.entry, speaker))
                    for w in result.waived if w.finding.lang == lang)
     return StatusPage(
-        lang, ix.endonym(lang), result.profile, c,
+        lang, ix.endonym(lang), profile_title(ui, result.profile), c,
         say(speaker, "Translation status: {language}", language=ix.endonym(lang)),
         say(speaker, "Findings: {counts}.", counts=count_words(speaker, c, len(waived))),
         waived,
@@ -298,6 +298,17 @@ def _shown_infos(sections: tuple[Section, ...], most: int = INFOS_SHOWN_MAX) -> 
             listed += n
         out.append(section)
     return tuple(out)
+
+
+# what the page says of the profile it was checked with: its name is a command-line word ("full"),
+# not one a reader knows (issue 32.4); a profile of one family keeps its name
+PROFILE_TITLES = {"full": N_("every check"), "ci": N_("the checks of errors and warnings")}
+
+
+def profile_title(ui: UI, profile: str) -> str:
+    """The profile in the page's language."""
+    title = PROFILE_TITLES.get(profile)
+    return ui._(title) if title is not None else profile
 
 
 def _part_title(ui: UI, kind: str, key: str, title: str) -> str:
