@@ -115,9 +115,9 @@ def test_a_reworded_term_shows_its_word_diff_and_typography_is_folded(recent):
 
 
 def _lang_of(site, kb, lang):
-    from rulekb.render.context import Lang, Shared
-    from rulekb.link import link
     from rulekb.i18n import load_uis
+    from rulekb.link import link
+    from rulekb.render.context import Lang, Shared
     return Lang(Shared.of(link(kb)), load_uis(site, kb.languages)[lang])
 
 

@@ -218,6 +218,7 @@ def test_the_info_findings_are_listed_up_to_a_limit_the_rest_counted():
     """Issue 32.3: the English status page listed 805 info findings in full (544 KB); after
     INFOS_SHOWN_MAX findings a rule shows its summary alone."""
     from types import SimpleNamespace
+
     from rulekb.render.status import INFOS_SHOWN_MAX, Section, _shown_infos
     def section(n, i):
         return Section(f"rule {i}", f"rules/r{i}.md", (), (), ((SimpleNamespace(findings=(object(),) * n), ""),), f"{n} info")
@@ -237,7 +238,7 @@ def test_no_ruling_id_or_profile_code_is_shown_as_a_name(kb, result, lang):
     assert rulings
     # the names of texts: the headings and the links' texts (a finding's message may still quote
     # a label: not yet)
-    names = re.findall(r"^#### \[([^\]]*)\]", page, re.M) + re.findall(r"<a href=[^>]*>([^<]*)</a>", page)
+    names = re.findall(r"^#### \[([^\]]*)\]", page, re.MULTILINE) + re.findall(r"<a href=[^>]*>([^<]*)</a>", page)
     assert names
     for ruling in rulings:
         assert not [n for n in names if ruling.id in n.replace("\\", "")], ruling.id
