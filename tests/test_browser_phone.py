@@ -128,3 +128,64 @@ def test_a_language_archive_unpacked_works_from_disk(browser, built, tmp_path):
         tab.wait_for_url("**/de/rules/casting-spells.html#601.2b")
         tab.goto(f"{base}/offline.html#de")
         assert "Offline-Kopie" in tab.locator("section#de").inner_text()
+
+
+# the smallest font size (px) of any visible text of the page, with the element's tag and text
+_SMALLEST_TEXT = """() => {
+  let found = [1000, ''];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    if (!node.textContent.trim()) continue;
+    const el = node.parentElement;
+    if (!el || el.closest('script, style, svg')) continue;
+    const box = el.getBoundingClientRect();
+    const style = getComputedStyle(el);
+    if (!box.width || !box.height || style.visibility === 'hidden' || !el.checkVisibility()) continue;
+    const size = parseFloat(style.fontSize);
+    if (size < found[0]) found = [size, el.tagName + ': ' + node.textContent.trim().slice(0, 40)];
+  }
+  return found;
+}"""
+
+# the smallest tap target (width, height) among the elements of a selector that are visible
+_SMALLEST_TARGET = """(selector) => {
+  let found = [1000, 1000, ''];
+  for (const el of document.querySelectorAll(selector)) {
+    const box = el.getBoundingClientRect();
+    if (!box.width || !box.height || !el.checkVisibility()) continue;
+    if (Math.min(box.width, box.height) < Math.min(found[0], found[1])) found = [box.width, box.height, el.outerHTML.slice(0, 80)];
+  }
+  return found;
+}"""
+
+
+def test_on_a_phone_text_is_12px_or_more_and_tap_targets_24px(browser, built):
+    """Issue 32.5 at 390×844: the French status page with its info folds open has no text under
+    12 px (10.2 px before); the "¶" links and the "N other versions" toggles of a rule page are at
+    least 24 px each way (13×35 and 22 px tall before)."""
+    base = built.site.resolve().as_uri()
+    with watched(browser, base, viewport=PHONE, locale="fr-FR") as tab:
+        tab.goto(f"{base}/fr/status.html")
+        tab.evaluate("() => document.querySelectorAll('details').forEach(d => d.open = true)")
+        size, where = tab.evaluate(_SMALLEST_TEXT)
+        assert size >= 12, f"{size} px: {where}"
+        tab.goto(f"{base}/de/rules/explore.html")
+        for selector in (".md-content .headerlink", ".rulekb-alternatives > summary"):
+            assert tab.locator(selector).count(), selector
+            width, height, what = tab.evaluate(_SMALLEST_TARGET, selector)
+            assert width >= 24 and height >= 24, f"{selector}: {width}×{height} {what}"
+
+
+def test_on_a_phone_the_parallel_view_stacks_its_languages(browser, built):
+    """Issue 32.5: at 390 px the parallel view showed four columns of ~80 px that broke words
+    mid-word; each language's text now takes the width of the screen, under its language's name."""
+    base = built.site.resolve().as_uri()
+    with watched(browser, base, viewport=PHONE, locale="fr-FR") as tab:
+        tab.goto(f"{base}/fr/parallel/retrace.html")
+        widths = tab.evaluate("() => [...document.querySelectorAll('table.rulekb-parallel td')].map(td => td.getBoundingClientRect().width)")
+        assert widths and min(widths) > 300, widths
+        label = tab.evaluate("() => getComputedStyle(document.querySelector('table.rulekb-parallel td[lang=de]'), '::before').content")
+        assert label == '"Deutsch"'
+        assert tab.evaluate("() => document.documentElement.scrollWidth") <= 390
+        tab.screenshot(path="/tmp/phone-fr-parallel.png")
