@@ -189,3 +189,27 @@ def test_on_a_phone_the_parallel_view_stacks_its_languages(browser, built):
         assert label == '"Deutsch"'
         assert tab.evaluate("() => document.documentElement.scrollWidth") <= 390
         tab.screenshot(path="/tmp/phone-fr-parallel.png")
+
+
+def test_the_manifest_names_its_icons_drawn_at_build_time(built):
+    """Issue 32: the manifest's icons, PNGs of 192 and 512 pixels made by the build (no image from
+    elsewhere), the same bytes on every build."""
+    import struct
+    import zlib
+
+    from rulekb.render.offline import icon_png
+    manifest = json.loads((built.site / "rulekb.webmanifest").read_text(encoding="utf-8"))
+    assert [(i["sizes"], i["type"]) for i in manifest["icons"]] == [("192x192", "image/png"), ("512x512", "image/png")]
+    for icon in manifest["icons"]:
+        data = (built.site / icon["src"]).read_bytes()
+        size = int(icon["sizes"].split("x")[0])
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", data[16:24]) == (size, size)
+        assert data == icon_png(size)
+        idat = data.index(b"IDAT")
+        length = struct.unpack(">I", data[idat - 4:idat])[0]
+        pixels = zlib.decompress(data[idat + 4:idat + 4 + length])
+        assert len(pixels) == size * (1 + 3 * size)
+        assert pixels[1:4] == bytes((0x3F, 0x51, 0xB5))   # the corner: the theme's indigo
+        middle = (size // 2) * (1 + 3 * size) + 1 + 3 * (size // 2)
+        assert len(set(pixels[1:])) > 2
+        assert pixels[middle:middle + 3] in (b"\xff\xff\xff", bytes((0x3F, 0x51, 0xB5)))
