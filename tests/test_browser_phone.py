@@ -130,6 +130,27 @@ def test_a_language_archive_unpacked_works_from_disk(browser, built, tmp_path):
         assert "Offline-Kopie" in tab.locator("section#de").inner_text()
 
 
+def test_the_language_menu_of_a_language_archive_offers_only_its_language(built, tmp_path):
+    """Issue 32: the German archive holds no English or French page, so its pages' language
+    menu leads to none (it led to ../../en/… and ../../fr/…, missing files); the published
+    site's pages keep every language."""
+    import re
+    with zipfile.ZipFile(built.site / "rulekb-de.zip") as z:
+        z.extractall(tmp_path)
+    top = tmp_path / "rulekb-de"
+    pages = sorted((top / "de").rglob("*.html"))
+    assert len(pages) > 20
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        if "md-select__item" not in text:
+            continue
+        assert re.findall(r'hreflang="([^"]*)"', text) == ["de"], page
+        for href in re.findall(r'<a href="([^"#]+)[^"]*" hreflang', text):
+            assert (page.parent / href).resolve().is_file(), (page, href)
+    published = (built.site / "de" / "rules" / "retrace.html").read_text(encoding="utf-8")
+    assert sorted(re.findall(r'hreflang="([^"]*)"', published)) == ["de", "en", "fr"]
+
+
 # the smallest font size (px) of any visible text of the page, with the element's tag and text
 _SMALLEST_TEXT = """() => {
   let found = [1000, ''];
