@@ -128,3 +128,109 @@ def test_a_language_archive_unpacked_works_from_disk(browser, built, tmp_path):
         tab.wait_for_url("**/de/rules/casting-spells.html#601.2b")
         tab.goto(f"{base}/offline.html#de")
         assert "Offline-Kopie" in tab.locator("section#de").inner_text()
+
+
+def test_the_language_menu_of_a_language_archive_offers_only_its_language(built, tmp_path):
+    """Issue 32: the German archive holds no English or French page, so its pages' language
+    menu leads to none (it led to ../../en/… and ../../fr/…, missing files); the published
+    site's pages keep every language."""
+    import re
+    with zipfile.ZipFile(built.site / "rulekb-de.zip") as z:
+        z.extractall(tmp_path)
+    top = tmp_path / "rulekb-de"
+    pages = sorted((top / "de").rglob("*.html"))
+    assert len(pages) > 20
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        if "md-select__item" not in text:
+            continue
+        assert re.findall(r'hreflang="([^"]*)"', text) == ["de"], page
+        for href in re.findall(r'<a href="([^"#]+)[^"]*" hreflang', text):
+            assert (page.parent / href).resolve().is_file(), (page, href)
+    published = (built.site / "de" / "rules" / "retrace.html").read_text(encoding="utf-8")
+    assert sorted(re.findall(r'hreflang="([^"]*)"', published)) == ["de", "en", "fr"]
+
+
+# the smallest font size (px) of any visible text of the page, with the element's tag and text
+_SMALLEST_TEXT = """() => {
+  let found = [1000, ''];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    if (!node.textContent.trim()) continue;
+    const el = node.parentElement;
+    if (!el || el.closest('script, style, svg')) continue;
+    const box = el.getBoundingClientRect();
+    const style = getComputedStyle(el);
+    if (!box.width || !box.height || style.visibility === 'hidden' || !el.checkVisibility()) continue;
+    const size = parseFloat(style.fontSize);
+    if (size < found[0]) found = [size, el.tagName + ': ' + node.textContent.trim().slice(0, 40)];
+  }
+  return found;
+}"""
+
+# the smallest tap target (width, height) among the elements of a selector that are visible
+_SMALLEST_TARGET = """(selector) => {
+  let found = [1000, 1000, ''];
+  for (const el of document.querySelectorAll(selector)) {
+    const box = el.getBoundingClientRect();
+    if (!box.width || !box.height || !el.checkVisibility()) continue;
+    if (Math.min(box.width, box.height) < Math.min(found[0], found[1])) found = [box.width, box.height, el.outerHTML.slice(0, 80)];
+  }
+  return found;
+}"""
+
+
+def test_on_a_phone_text_is_12px_or_more_and_tap_targets_24px(browser, built):
+    """Issue 32.5 at 390×844: the French status page with its info folds open has no text under
+    12 px (10.2 px before); the "¶" links and the "N other versions" toggles of a rule page are at
+    least 24 px each way (13×35 and 22 px tall before)."""
+    base = built.site.resolve().as_uri()
+    with watched(browser, base, viewport=PHONE, locale="fr-FR") as tab:
+        tab.goto(f"{base}/fr/status.html")
+        tab.evaluate("() => document.querySelectorAll('details').forEach(d => d.open = true)")
+        size, where = tab.evaluate(_SMALLEST_TEXT)
+        assert size >= 12, f"{size} px: {where}"
+        tab.goto(f"{base}/de/rules/explore.html")
+        for selector in (".md-content .headerlink", ".rulekb-alternatives > summary"):
+            assert tab.locator(selector).count(), selector
+            width, height, what = tab.evaluate(_SMALLEST_TARGET, selector)
+            assert width >= 24 and height >= 24, f"{selector}: {width}×{height} {what}"
+
+
+def test_on_a_phone_the_parallel_view_stacks_its_languages(browser, built):
+    """Issue 32.5: at 390 px the parallel view showed four columns of ~80 px that broke words
+    mid-word; each language's text now takes the width of the screen, under its language's name."""
+    base = built.site.resolve().as_uri()
+    with watched(browser, base, viewport=PHONE, locale="fr-FR") as tab:
+        tab.goto(f"{base}/fr/parallel/retrace.html")
+        widths = tab.evaluate("() => [...document.querySelectorAll('table.rulekb-parallel td')].map(td => td.getBoundingClientRect().width)")
+        assert widths and min(widths) > 300, widths
+        label = tab.evaluate("() => getComputedStyle(document.querySelector('table.rulekb-parallel td[lang=de]'), '::before').content")
+        assert label == '"Deutsch"'
+        assert tab.evaluate("() => document.documentElement.scrollWidth") <= 390
+        tab.screenshot(path="/tmp/phone-fr-parallel.png")
+
+
+def test_the_manifest_names_its_icons_drawn_at_build_time(built):
+    """Issue 32: the manifest's icons, PNGs of 192 and 512 pixels made by the build (no image from
+    elsewhere), the same bytes on every build."""
+    import struct
+    import zlib
+
+    from rulekb.render.offline import icon_png
+    manifest = json.loads((built.site / "rulekb.webmanifest").read_text(encoding="utf-8"))
+    assert [(i["sizes"], i["type"]) for i in manifest["icons"]] == [("192x192", "image/png"), ("512x512", "image/png")]
+    for icon in manifest["icons"]:
+        data = (built.site / icon["src"]).read_bytes()
+        size = int(icon["sizes"].split("x")[0])
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", data[16:24]) == (size, size)
+        assert data == icon_png(size)
+        idat = data.index(b"IDAT")
+        length = struct.unpack(">I", data[idat - 4:idat])[0]
+        pixels = zlib.decompress(data[idat + 4:idat + 4 + length])
+        assert len(pixels) == size * (1 + 3 * size)
+        assert pixels[1:4] == bytes((0x3F, 0x51, 0xB5))   # the corner: the theme's indigo
+        middle = (size // 2) * (1 + 3 * size) + 1 + 3 * (size // 2)
+        assert len(set(pixels[1:])) > 2
+        assert pixels[middle:middle + 3] in (b"\xff\xff\xff", bytes((0x3F, 0x51, 0xB5)))

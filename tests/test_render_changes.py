@@ -112,3 +112,62 @@ def test_a_reworded_term_shows_its_word_diff_and_typography_is_folded(recent):
     folded = page.split("{#glossary-typography}")[1]
     assert "<summary>1 Begriff nur typografisch geändert</summary>" in folded
     assert "A <del>player&#39;s</del><ins>player’s</ins> card.</dd></dl></details>" in folded
+
+
+def _lang_of(site, kb, lang):
+    from rulekb.i18n import load_uis
+    from rulekb.link import link
+    from rulekb.render.context import Lang, Shared
+    return Lang(Shared.of(link(kb)), load_uis(site, kb.languages)[lang])
+
+
+def test_a_release_page_over_the_budget_is_split_by_chapter_and_its_headings_lead_to_the_parts(recent):
+    """Issue 32.3: a release page larger than the budget becomes the index of its parts (a page
+    per chapter, one for the glossary); every heading it had (#reworded, #glossary-new) is still
+    there and links to that heading on each part that has it; each part links back."""
+    from rulekb.render.changes import chapter_of, part_page, release_page, release_pages
+    root, kb = recent
+    found = compare_releases(kb, "2026-01-16")
+    c = _lang_of(root, kb, "de")
+    whole = release_pages(c, found, "2025-11-14")
+    assert list(whole) == [release_page("2026-01-16")]          # under the budget: one page
+    size = len(whole[release_page("2026-01-16")].encode("utf-8"))
+    split = release_pages(c, found, "2025-11-14", split_over=size - 1)
+    chapters = sorted({chapter_of(x) for x in found.new_units + found.removed + found.renumbered
+                       + found.reworded + found.typography})
+    assert sorted(split) == sorted([release_page("2026-01-16")] + [part_page("2026-01-16", k) for k in chapters]
+                                   + [part_page("2026-01-16", "glossary")])
+    index = split[release_page("2026-01-16")]
+    for anchor in ("new", "removed", "renumbered", "reworded", "typography", "glossary", "glossary-new",
+                   "glossary-removed"):
+        assert "{#" + anchor in index, anchor
+    for href in HREF.findall(index):
+        path, _, anchor = html.unescape(href).partition("#")
+        if path.startswith("2026-01-16/"):
+            target = split["changes/" + path[:-5] + ".md"]
+            assert not anchor or "{#" + anchor in target, href
+    assert "2026-01-16/7.html#reworded" in index
+    for k in chapters:
+        part = split[part_page("2026-01-16", k)]
+        assert '<a href="../../changes/2026-01-16.html">Alle Änderungen dieser Ausgabe</a>' in part
+        assert f"Änderungen der Regelausgabe vom 16. Januar 2026: Kapitel {k}" in part
+        assert "{#glossary" not in part
+        for change in found.reworded:   # each change on its chapter's part, on no other
+            assert (f'<span class="rulekb-number">{change.new_number}</span>' in part) == (chapter_of(change) == k)
+    glossary = split[part_page("2026-01-16", "glossary")]
+    assert "<dt>Blight</dt>" in glossary and "{#reworded}" not in glossary
+    # each part's links to rules lead one folder further up
+    assert '<a href="../../rules/' in split[part_page("2026-01-16", "7")]
+
+
+def test_a_chapter_over_the_budget_is_split_by_section(recent):
+    from rulekb.render.changes import part_page, release_page, release_pages, section_of
+    root, kb = recent
+    found = compare_releases(kb, "2026-01-16")
+    c = _lang_of(root, kb, "en")
+    split = release_pages(c, found, "2025-11-14", split_over=1)   # every part is over: chapters by section
+    sections = {section_of(x) for x in found.new_units + found.removed + found.renumbered + found.reworded
+                + found.typography}
+    assert set(split) == ({release_page("2026-01-16"), part_page("2026-01-16", "glossary")}
+                          | {part_page("2026-01-16", s) for s in sections})
+    assert "Changes of the rules release of January 16, 2026: Section 702" in split[part_page("2026-01-16", "702")]

@@ -99,3 +99,39 @@ def seed_langs(seed):
     kb = load_knowledge_base(seed)
     shared = Shared.of(link(kb), None)
     return {lang: Lang(shared, ui) for lang, ui in load_uis(seed, kb.languages).items()}
+
+
+def test_a_rule_with_more_rulings_than_shown_lists_their_cards_and_places_each_ruling_with_its_card(seed):
+    """Issue 32.3: a rule with more rulings than a page shows (rules/enchant: 575 Aura cards'
+    rulings, 762 KB in French) lists the cards they stand on, each with its count; the rulings'
+    ids stay on the page (on their card's line: old links land) and their place is their first
+    card's section, which has the ruling's anchor."""
+    from rulekb.render.cards import CardSite
+    from rulekb.render.rules import rule_page
+    kb = load_knowledge_base(seed)
+    linked = link(kb)
+    uis = load_uis(seed, kb.languages)
+    explore = kb.rule("explore")
+    rulings = [r for r in kb.rulings if "explore" in r.rules and r.id not in {n.ruling for n in explore.notes}]
+    assert len(rulings) >= 2 and all(r.cards for r in rulings)
+    shown = Shared.of(linked)
+    listing = Shared.of(linked, rulings_shown_max=1)
+    assert "explore" not in shown.listing_cards and "explore" in listing.listing_cards
+    full = rule_page(Lang(shown, uis["de"]), explore)
+    short = rule_page(Lang(listing, uis["de"]), explore)
+    assert 'class="rulekb-ruling"' in full and 'class="rulekb-ruling"' not in short
+    assert "rulekb-ruling-card-list" in short and "rulekb-ruling-card-list" not in full
+    assert len(short) < len(full)
+    assert f"Diese Regel hat {len(rulings)} Kartenentscheidungen: Jede steht bei ihrer Karte." in short
+    site = CardSite(listing)
+    for ruling in rulings:
+        assert f'<span id="{ruling.id}"></span>' in short           # the old anchor is still on the page
+        place = listing.places[ruling.unit.id]
+        first = ruling.cards[0]
+        assert (place.page, place.anchor, place.rule) == (listing.card_pages.page(first), ruling.id, "explore")
+        assert shown.places[ruling.unit.id].page == paths.rule_page("explore")
+        card_href = paths.href(paths.rule_page("explore"), listing.card_pages.page(first), first)
+        line = short.split(f'<span id="{ruling.id}"></span>', 1)[1].split("</li>", 1)[0]
+        assert f'<a href="{card_href}">' in line
+        group = site.group_page(Lang(listing, uis["de"]), listing.card_pages.group(first))
+        assert f'id="{ruling.id}"' in group                        # where the ruling is shown

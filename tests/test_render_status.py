@@ -211,3 +211,35 @@ def test_on_a_phone_the_texts_are_folded_and_a_long_message_shows_its_first_word
     assert len(summary) < 220 and fix in rest and fix not in summary
     assert f"{head} {tail}" == long                                     # cut at a word, nothing lost
     assert '<details class="finding">' not in to_html(folded, kb) and '<details class="texts">' not in to_html(folded, kb)
+
+
+def test_the_info_findings_are_listed_up_to_a_limit_the_rest_counted():
+    """Issue 32.3: the English status page listed 805 info findings in full (544 KB); after
+    INFOS_SHOWN_MAX findings a rule shows its summary alone."""
+    from types import SimpleNamespace
+
+    from rulekb.render.status import INFOS_SHOWN_MAX, Section, _shown_infos
+    def section(n, i):
+        return Section(f"rule {i}", f"rules/r{i}.md", (), (), ((SimpleNamespace(findings=(object(),) * n), ""),), f"{n} info")
+    sections = tuple(section(40, i) for i in range(6))
+    shown = _shown_infos(sections, most=100)
+    assert [bool(s.infos) for s in shown] == [True, True, False, False, False, False]
+    assert [s.infos_summary for s in shown] == [s.infos_summary for s in sections]
+    assert _shown_infos(sections[:3]) == sections[:3] and INFOS_SHOWN_MAX >= 120
+
+
+@pytest.mark.parametrize("lang", ["de", "fr"])
+def test_no_ruling_id_or_profile_code_is_shown_as_a_name(kb, result, lang):
+    """Issue 32.4: the status page said "Entscheidung explore-reveal-top-card" and "Profil: full";
+    a ruling is named by its date and card in the reader's language, the profile in words."""
+    page = status_page(result, kb, load_uis(ROOT, kb.languages)[lang])
+    rulings = [r for r in kb.rulings if r.cards]
+    assert rulings
+    # the names of texts: the headings and the links' texts (a finding's message may still quote
+    # a label: not yet)
+    names = re.findall(r"^#### \[([^\]]*)\]", page, re.MULTILINE) + re.findall(r"<a href=[^>]*>([^<]*)</a>", page)
+    assert names
+    for ruling in rulings:
+        assert not [n for n in names if ruling.id in n.replace("\\", "")], ruling.id
+    assert "full" not in re.findall(r"\w+", page.split("</style>", 1)[1].split("</p>", 1)[0])
+    assert {"de": "Profil: alle Prüfungen.", "fr": "Profil\u00a0: toutes les vérifications."}[lang] in page

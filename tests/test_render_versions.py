@@ -172,3 +172,26 @@ def test_typography_alone_is_folded_marked_and_after_the_changes_of_meaning(four
     assert typography_only("player's hand", "player’s  hand") and not typography_only("his or her", "their")
     german = section(four.docs["de"]["rules/if-multiple-players-would-make-choices.md"])
     assert "(nur Typografie)" in german
+
+
+def test_a_long_texts_diff_keeps_only_the_words_around_each_change():
+    """Issue 32.3: the lists of subtypes (rule 205.3, ~4,000 characters, changed in most releases)
+    made rules/subtypes 444 KB with their whole diff for each version; a text over LONG_TEXT
+    characters shows the CONTEXT_WORDS words on each side of a change, the rest " … "."""
+    from rulekb.render.diffs import CONTEXT_WORDS, LONG_TEXT, Diffs, brief_diff_html
+    words = [f"Type{i:03d}" for i in range(300)]
+    old = "Creature types: " + ", ".join(words) + "."
+    new = old.replace("Type150,", "Type150, Zombie,")
+    assert len(old) > LONG_TEXT
+    brief = str(Diffs().brief(old, new))
+    assert "<ins> Zombie,</ins>" in brief
+    assert "Type150,<ins> Zombie,</ins> Type151," in brief
+    assert "Type150," in brief and f"Type{150 - CONTEXT_WORDS + 1:03d}" in brief and "Type100" not in brief
+    assert f"Type{151 + CONTEXT_WORDS - 1:03d}" in brief and "Type200" not in brief
+    assert len(brief) < len(str(diff_html(old, new))) / 5
+    # a short text keeps its whole diff; the texts' ends are cut too
+    assert str(Diffs().brief("a b c", "a x c")) == str(diff_html("a b c", "a x c"))
+    assert brief.startswith("… Type") and brief.endswith(", …")
+    # the diff at the text's start keeps the words after it
+    first = str(brief_diff_html(old, old.replace("Creature", "Creatures")))
+    assert first.startswith("<del>Creature</del><ins>Creatures</ins>") and "Type005" in first and "Type299" not in first

@@ -216,3 +216,28 @@ def test_the_checker_finds_broken_links_and_fragments(tmp_path):
     assert check_links(tmp_path, lambda path: path != "a/page.html") == ([], 0)
     assert any("no id '702.78b'" in p for p in problems)
     assert any("outside" in p for p in problems)
+
+
+PAGE_BUDGET = 400_000   # bytes: the most a phone opens at once (issue 32.3)
+
+
+def pages_over(site: Path, budget: int = PAGE_BUDGET) -> list[tuple[int, str]]:
+    """(size, path) of every HTML page of the site larger than `budget` bytes, largest first."""
+    return sorted(((page.stat().st_size, page.relative_to(site).as_posix()) for page in site.rglob("*.html")
+                   if page.stat().st_size > budget), reverse=True)
+
+
+def test_the_scan_finds_pages_over_the_budget(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "big.html").write_text("x" * 1001, encoding="utf-8")
+    (tmp_path / "small.html").write_text("x" * 1000, encoding="utf-8")
+    assert pages_over(tmp_path, 1000) == [(1001, "a/big.html")]
+
+
+@pytest.mark.complete_site
+def test_no_page_of_the_complete_site_is_over_400_kb(complete_built):
+    """Issue 32.3: 47 pages were over 400 KB (the release of 2009-07-11 1.41 MB, rules/enchant
+    594-762 KB, the English status page 785 KB …): release pages are split by chapter, a rule
+    with too many rulings lists their cards, long texts' diffs keep the words around a change."""
+    over = pages_over(complete_built.site)
+    assert not over, f"{len(over)} pages over {PAGE_BUDGET} bytes:\n" + "\n".join(f"{s} {p}" for s, p in over[:50])

@@ -5,15 +5,18 @@ files: `render.offline.language_files`).
 
 Deterministic: entries sorted by name, a fixed timestamp (1980-01-01, the earliest a zip can
 hold) and fixed permissions (rw-r--r--, Unix), the same deflate level; the same files give the
-same bytes. Archives beyond the plain zip limits (65,535 entries, 4 GB) get zipfile's ZIP64
+same bytes. A language's archive holds no other language, so the language menu of its pages
+offers its own language alone (`own_language_menu`: the entries of the others, which led to
+missing files, are left out as the pages are zipped). Archives beyond the plain zip limits (65,535 entries, 4 GB) get zipfile's ZIP64
 records.
 """
 
 from __future__ import annotations
 
+import re
 import zipfile
 from pathlib import Path
-from typing import Iterable, Mapping
+from typing import Callable, Iterable, Mapping
 
 from .render.offline import archive_name, archive_top, language_files
 
@@ -23,8 +26,26 @@ _MODE = 0o644 << 16   # rw-r--r--
 _UNIX = 3
 
 
-def zip_files(target: Path, files: Iterable[tuple[str, Path | bytes]]) -> None:
-    """An archive of `files` ((name in the archive, file on disk or its bytes)), sorted by name."""
+# an entry of the language menu (templates/partials/alternate.html): its language in group 1
+_MENU_ENTRY = re.compile(rb'<li class="md-select__item">\s*<a href="[^"]*" hreflang="([^"]*)"[^>]*>[^<]*</a>\s*</li>\s*')
+
+
+def own_language_menu(lang: str) -> Callable[[str, bytes], bytes]:
+    """What a page of `lang`'s archive holds: an HTML page's language menu without the entries of
+    the other languages; any other file as it is."""
+    own = lang.encode()
+
+    def page(name: str, data: bytes) -> bytes:
+        if not name.endswith(".html") or b"md-select__item" not in data:
+            return data
+        return _MENU_ENTRY.sub(lambda m: m.group(0) if m.group(1) == own else b"", data)
+    return page
+
+
+def zip_files(target: Path, files: Iterable[tuple[str, Path | bytes]],
+              transform: Callable[[str, bytes], bytes] | None = None) -> None:
+    """An archive of `files` ((name in the archive, file on disk or its bytes)), sorted by name;
+    `transform` (name, bytes) gives the bytes a file is stored with."""
     ordered = sorted(files, key=lambda f: f[0])
     with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=LEVEL) as archive:
         for name, content in ordered:
@@ -33,6 +54,8 @@ def zip_files(target: Path, files: Iterable[tuple[str, Path | bytes]]) -> None:
             info.external_attr = _MODE
             info.create_system = _UNIX
             data = content if isinstance(content, bytes) else content.read_bytes()
+            if transform is not None:
+                data = transform(name, data)
             archive.writestr(info, data, compresslevel=LEVEL)
 
 
@@ -57,6 +80,7 @@ def language_archives(site: Path, languages: Iterable[str], replace: Mapping[str
     for lang in languages:
         target = site / archive_name(lang)
         top = archive_top(lang) + "/"
-        zip_files(target, [(top + rel, replace.get(rel, site / rel)) for rel in language_files(site, lang)])
+        zip_files(target, [(top + rel, replace.get(rel, site / rel)) for rel in language_files(site, lang)],
+                  own_language_menu(lang))
         sizes[lang] = target.stat().st_size
     return sizes

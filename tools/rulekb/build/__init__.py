@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Callable, Mapping, Sequence, TextIO
 
 from .. import sitefolder
-from ..render.offline import offline_page
+from ..render.offline import icon_files, offline_page
 from ..timing import PAGE_PIPELINE, Clock, Part, process_and_children_seconds
 from . import reuse
 from .assemble import assemble, check_replaceable, link_tree, publish, reused_site, write_root_files, writing
@@ -204,7 +204,7 @@ def _write(root: Path, site_dir: Path, work: Path, prepared: Prepared, langs: tu
             todo = [language for language in prepared.kb.languages if language.code in handed.todo]
             progress.say(f"[3/5] building the language sites with mkdocs ({max(1, min(jobs, len(todo)))} at a time) …")
             build_languages(root, work, todo, prepared.epoch, jobs, finished,   # the site root files meanwhile
-                            meanwhile=lambda: write_root_files(staging, prepared.site.files, marker))
+                            meanwhile=lambda: write_root_files(staging, prepared.site.files, marker, icon_files()))
             progress.say("[4/5] assembling the site, the JSON API and the archive …")
             assemble(work, staging, langs, clock, prepared.site.archive_files,
                      lambda sizes: offline_page(prepared.kb, prepared.uis, copy=False, sizes=sizes),

@@ -49,15 +49,20 @@ def link_tree(source: Path, target: Path) -> None:
                     raise OSError(error.errno, error.strerror, str(into / name)) from None
 
 
-def write_root_files(staging: Path, files: Mapping[str, str], marker: str) -> None:
-    """The root files of the new site (``index.html``, the JSON API, the marker) in the staging
-    folder, each encoded as it is written (not all of them at once)."""
+def write_root_files(staging: Path, files: Mapping[str, str], marker: str,
+                     binary: Mapping[str, bytes] | None = None) -> None:
+    """The root files of the new site (``index.html``, the JSON API, the marker; `binary`: the
+    offline mode's icons) in the staging folder, each encoded as it is written (not all of them at once)."""
     files = {**files, sitefolder.SITE_MARKER: marker}
-    for folder in sorted({str((staging / rel).parent) for rel in files}):
+    binary = binary or {}
+    for folder in sorted({str((staging / rel).parent) for rel in (*files, *binary)}):
         os.makedirs(folder, exist_ok=True)
     for rel, text in files.items():
         with open(staging / rel, "wb") as f:
             f.write(text.encode("utf-8"))
+    for rel, data in binary.items():
+        with open(staging / rel, "wb") as f:
+            f.write(data)
 
 
 def assemble(work: Path, staging: Path, languages: Sequence[str], clock: Clock | None = None,

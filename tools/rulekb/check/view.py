@@ -102,7 +102,19 @@ class Index:
         unit = self.units.get(entry)
         if unit is None:
             return entry
+        if speaker is not None:
+            ruling = self.ruling_of(entry)
+            if ruling is not None and ruling.cards:   # its id is no name (issue 32.4): its card and date
+                return M_("ruling of {date} on {card}", date=ruling.date,
+                          card=self.card_name(ruling.cards[0], speaker.lang)).render(speaker)
         return label_message(unit.label).render(speaker) if speaker is not None else unit.label
+
+    def card_name(self, card_id: str, lang: str) -> str:
+        """A card's name in `lang`, else its English name, else its id (a card not in the knowledge base)."""
+        card = self.kb.card(card_id)
+        if card is None:
+            return card_id
+        return card.names.get(lang) or card.names.get(SOURCE_LANGUAGE) or card_id
 
     def position(self, entry: str) -> int:
         """The entry's place in knowledge-base order (entries that are not units last)."""

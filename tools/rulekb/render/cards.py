@@ -1,6 +1,6 @@
 """Card pages and the card index, for one language's site (render stage). Cards are shown in
 groups, one page per group (`paths.CardPages`: the cards whose ids begin with the same two
-letters, ``cards/qu.html#queens-agent``, a larger group cut into pages of at most 100 cards at
+letters, ``cards/qu.html#queens-agent``, a larger group cut into pages of at most 90 cards at
 their next letters, ``cards/mac.html``): each card with its names in every language, its printing,
 the rules of its keywords and rulings, and its rulings with their dates (in the locale's long
 form). The index lists the groups. This module decides what the pages show; their shape is
@@ -146,7 +146,7 @@ def card_rules(shared: Shared, card: Card) -> tuple[str, ...]:
 
 
 def card_groups(cards: tuple[Card, ...], pages: paths.CardPages) -> dict[str, tuple[Card, ...]]:
-    """Group -> its cards, by id (`paths.CardPages`: at most 100 cards a page)."""
+    """Group -> its cards, by id (`paths.CardPages`: at most 90 cards a page)."""
     groups: dict[str, list[Card]] = {}
     for card in sorted(cards, key=lambda k: k.id):
         groups.setdefault(pages.group(card.id), []).append(card)

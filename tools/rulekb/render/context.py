@@ -72,9 +72,22 @@ def unit_anchor(rule: Rule, unit: Unit) -> str:
     return kind.value
 
 
-def places(kb: KnowledgeBase, cards: paths.CardPages) -> dict[str, Place]:
+# a rule with more rulings than this lists the cards they stand on instead of showing them: each
+# ruling is shown with its first card (rules/enchant held the rulings of 575 Aura cards, 594 KB in
+# English and 762 KB in French; a phone took 1.75 s to open it: issue 32.3)
+RULINGS_SHOWN_MAX = 100
+
+
+def rules_listing_cards(rulings_by_mechanic: Mapping[str, tuple[Ruling, ...]],
+                        most: int = RULINGS_SHOWN_MAX) -> frozenset[str]:
+    """The rules whose page lists the cards of its rulings rather than the rulings: more than `most`."""
+    return frozenset(rule_id for rule_id, rulings in rulings_by_mechanic.items() if len(rulings) > most)
+
+
+def places(kb: KnowledgeBase, cards: paths.CardPages, listing_cards: frozenset[str] = frozenset()) -> dict[str, Place]:
     """unit id -> its place; a ruling is shown on the page of its (first) rule, a ruling of
-    cards only on its first card's page."""
+    cards only on its first card's page, and so is a ruling of cards whose rule lists the cards
+    of its rulings (`listing_cards`)."""
     out: dict[str, Place] = {}
     for rule in kb.rules:
         for unit in rule.units:
@@ -83,6 +96,10 @@ def places(kb: KnowledgeBase, cards: paths.CardPages) -> dict[str, Place]:
     for ruling in kb.rulings:
         if ruling.id in noted:   # shown as the note it is, on the note's rule page
             out[ruling.unit.id] = out[noted[ruling.id].id]
+        elif ruling.mechanic is not None and ruling.mechanic in listing_cards and ruling.cards:
+            # its rule's page lists its card: shown there, still the ruling of its rule (the search
+            # finds it with the rule, at its id on the rule's page, on its card's line)
+            out[ruling.unit.id] = Place(cards.page(ruling.cards[0]), ruling.id, ruling.unit.label, ruling.mechanic)
         elif ruling.mechanic is not None:
             out[ruling.unit.id] = Place(paths.rule_page(ruling.mechanic), ruling.id, ruling.unit.label, ruling.mechanic)
         elif ruling.cards:
@@ -114,6 +131,8 @@ class Shared:
     keyword_rules: Mapping[str, str] = field(default_factory=dict)   # keyword (casefolded) -> its rule's id
     cards_by_rule: Mapping[str, tuple[str, ...]] = field(default_factory=dict)   # rule id -> its keyword's cards
     official: Official = field(default_factory=lambda: Official((), (), ()))   # the keywords' official names (render.official)
+    # the rules whose page lists the cards of its rulings rather than the rulings (`rules_listing_cards`)
+    listing_cards: frozenset[str] = frozenset()
     inline: Inline = field(init=False)
     diffs: Diffs = field(init=False, default_factory=Diffs)   # the word diffs of the English, made once for every language
     # unit id -> its versions and diffs on its rule page (`versions.unit_history`; None: it has
@@ -137,7 +156,8 @@ class Shared:
         return found
 
     @classmethod
-    def of(cls, linked: LinkedKB, termbase=None, official: Official | None = None) -> "Shared":
+    def of(cls, linked: LinkedKB, termbase=None, official: Official | None = None,
+           rulings_shown_max: int = RULINGS_SHOWN_MAX) -> "Shared":
         kb = linked.kb
         by_mechanic: dict[str, list[Ruling]] = {}
         by_card: dict[str, list[Ruling]] = {}
@@ -150,10 +170,12 @@ class Shared:
                 by_card.setdefault(card, []).append(ruling)
         order = lambda rs: tuple(sorted(rs, key=lambda r: (r.date, r.id)))  # noqa: E731
         card_pages = paths.CardPages.of(card.id for card in kb.cards)
-        return cls(linked, link_index(linked), CardNames(kb.cards), places(kb, card_pages),
-                   {k: order(v) for k, v in by_mechanic.items()}, {k: order(v) for k, v in by_card.items()}, termbase,
+        mechanics = {k: order(v) for k, v in by_mechanic.items()}
+        listing = rules_listing_cards(mechanics, rulings_shown_max)
+        return cls(linked, link_index(linked), CardNames(kb.cards), places(kb, card_pages, listing),
+                   mechanics, {k: order(v) for k, v in by_card.items()}, termbase,
                    {u.id: u for u in kb.units()}, parallel_view_rules(kb), notes, card_pages, *keyword_cards(kb),
-                   official or Official((), (), ()))
+                   official=official or Official((), (), ()), listing_cards=listing)
 
 
 def keyword_cards(kb: KnowledgeBase) -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:

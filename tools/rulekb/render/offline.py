@@ -72,6 +72,43 @@ def url_list(lang: str, files: Iterable[str], build: str) -> str:
     return json.dumps({"build": build, "lang": lang, "files": sorted(files)}, ensure_ascii=False, indent=0) + "\n"
 
 
+ICON_SIZES = (192, 512)
+THEME = (0x3F, 0x51, 0xB5)   # the manifest's theme_color, material's indigo
+
+
+def icon_path(size: int) -> str:
+    return f"icons/rulekb-{size}.png"
+
+
+def icon_png(size: int) -> bytes:
+    """The app's icon, a PNG of `size`×`size` pixels drawn here (no image from elsewhere; the same
+    bytes on every build): a white page with three lines of text on the theme's indigo."""
+    import struct
+    import zlib
+
+    def inside(x: int, y: int) -> tuple[int, int, int]:
+        u, v = x / size, y / size
+        if not (0.25 <= u < 0.75 and 0.18 <= v < 0.82):
+            return THEME
+        for top in (0.32, 0.46, 0.60):   # the lines of text on the page
+            if top <= v < top + 0.05 and 0.33 <= u < (0.67 if top < 0.6 else 0.55):
+                return THEME
+        return (255, 255, 255)
+
+    rows = b"".join(b"\x00" + bytes(c for x in range(size) for c in inside(x, y)) for y in range(size))
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows, 9)) + chunk(b"IEND", b""))
+
+
+def icon_files() -> dict[str, bytes]:
+    """The manifest's icons, by path relative to the site root."""
+    return {icon_path(size): icon_png(size) for size in ICON_SIZES}
+
+
 def build_file(build: str) -> str:
     """``offline/build.json``: the published build's id, what the worker compares."""
     return json.dumps({"build": build}) + "\n"
@@ -83,7 +120,9 @@ def manifest(kb: KnowledgeBase, uis: Mapping[str, UI]) -> str:
         language=", ".join(l.name for l in kb.languages)) if english else "rulekb"
     return json.dumps({"name": "rulekb", "short_name": "rulekb", "description": description,
                        "start_url": "index.html", "scope": "./", "display": "standalone",
-                       "background_color": "#ffffff", "theme_color": "#3f51b5"}, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+                       "background_color": "#ffffff", "theme_color": "#3f51b5",
+                       "icons": [{"src": icon_path(size), "sizes": f"{size}x{size}", "type": "image/png", "purpose": "any"}
+                                 for size in ICON_SIZES]}, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
 
 
 def scripts(kb: KnowledgeBase) -> dict[str, str]:

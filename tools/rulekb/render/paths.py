@@ -36,7 +36,9 @@ def parallel_page(rule_id: str) -> str:
     return f"parallel/{rule_id}.md"
 
 
-MAX_CARDS_PER_PAGE = 100   # a group page of 100 cards is ~0.2 MB: a phone opens it at once
+# a group page of 90 cards is ~0.2 MB, at most ~370 KB with their rulings (with 100, cards/thea
+# was 412 KB: a phone opens 400 KB at most at once, issue 32.3)
+MAX_CARDS_PER_PAGE = 90
 
 
 def _letters(card_id: str) -> str:
@@ -63,8 +65,8 @@ class CardPages:
     cards of all MTGJSON sets) is cut at its three-letter groups into consecutive runs of at most
     that many, each page named after the first three letters of its run (``mac``, ``mag``,
     ``mar`` …), and a three-letter group larger than that at its four letters, and so on. Some
-    24,000 cards are then ~470 pages per language (a page per card would be 72,000 mkdocs pages,
-    ~25 minutes of building on two cores), none larger than 100 cards. A card keeps its page as
+    24,000 cards are then ~520 pages per language (a page per card would be 72,000 mkdocs pages,
+    ~25 minutes of building on two cores), none larger than 90 cards. A card keeps its page as
     cards are added unless its group grows past the limit or its run is cut anew."""
 
     groups: Mapping[str, str]    # card id -> the group of its page

@@ -45,6 +45,18 @@ class RulingView(NamedTuple):
     cards: tuple[CardLink, ...]   # empty: not shown
 
 
+class RulingCard(NamedTuple):
+    """A card on a rule page that lists the cards of its rulings: the rulings whose first card it
+    is are shown with it (their ids stay on the rule page, on the card's line, where links to
+    them led before)."""
+
+    href: str
+    name: str
+    lang: str | None
+    anchors: tuple[str, ...]   # the ids of its rulings
+    count: int
+
+
 class NoteView(NamedTuple):
     """A rule note; a note that is an official card ruling is shown as that ruling: its date and
     the cards it stands on beside its text."""
@@ -108,6 +120,7 @@ class RulePage(NamedTuple):
     cards: tuple[CardLink, ...] = ()   # the cards that have the rule's keyword
     official: OfficialBox | None = None   # on a de/fr page of a keyword the cards print: what they print
     terms: tuple[TermRow, ...] = ()       # on a de/fr page whose text is still English: its game terms, official
+    ruling_cards: tuple[RulingCard, ...] = ()   # the cards of its rulings, when it has too many to show
 
 
 def rule_view(c: Lang, rule: Rule) -> RulePage:
@@ -132,6 +145,11 @@ def rule_view(c: Lang, rule: Rule) -> RulePage:
     moved = c.shared.linked.moved.get(rule.id, ())
     official = c.shared.official
     plain = official_plain_title(official, rule, c.lang)
+    rulings = c.shared.rulings_by_mechanic.get(rule.id, ())
+    listed: tuple[RulingCard, ...] = ()
+    if rule.id in c.shared.listing_cards:
+        listed = ruling_cards(c, [r for r in rulings if r.cards], where)
+        rulings = tuple(r for r in rulings if not r.cards)
     return RulePage(
         f"{rule.number} {plain}" if plain else c.rule_name(rule), rule.number,
         official_title(official, rule, c.lang) or c.inline_title(rule), rule.text is None, rule.release,
@@ -140,19 +158,33 @@ def rule_view(c: Lang, rule: Rule) -> RulePage:
         paths.to_site_root(where.page) + paths.api_path(c.lang, "rules", rule.id),
         c.unit_view(rule.summary, where, anchor="summary", label=None, kind="summary") if rule.summary is not None else None,
         tuple(texts), tuple(notes),
-        tuple(ruling_view(c, ruling, where) for ruling in c.shared.rulings_by_mechanic.get(rule.id, ())),
+        tuple(ruling_view(c, ruling, where) for ruling in rulings),
         history(c, rule), tuple(c.source_title(s) for s in sorted({h.source for h in rule.history})),
         moves(c, rule, moved, where), versions_of(c, rule), sources(c, rule), backlinks(c, rule, where),
         tuple(CardLink(c.shared.card_pages.href(where.page, cid), *_card_name(c, cid)) for cid in c.shared.cards_by_rule.get(rule.id, ())),
         official_box(official, rule, c.lang, c.ui),
         term_rows(official, _english_text(rule), c.lang, c.ui, rule.current_number)
-        if progress is not None and progress.done < progress.total else ())
+        if progress is not None and progress.done < progress.total else (),
+        listed)
 
 
 def _english_text(rule: Rule) -> str:
     """The English of a rule's title, text and subrules (their first variants), for its game terms."""
     units = [u for u in (rule.title, rule.text) if u is not None] + [sub.unit for sub in rule.subrules]
     return "\n".join(v.text for u in units if (v := u.text("en")) is not None)
+
+
+def ruling_cards(c: Lang, rulings: list[Ruling], where: Where) -> tuple[RulingCard, ...]:
+    """The first card of each ruling (where the ruling has its anchor: `cards.CardSite`), with
+    the ids of its rulings, by the card's name in this language."""
+    by_card: dict[str, list[str]] = {}
+    for ruling in rulings:
+        by_card.setdefault(ruling.cards[0], []).append(ruling.id)
+    out = []
+    for card_id, ids in by_card.items():
+        name, lang = _card_name(c, card_id)
+        out.append(RulingCard(c.shared.card_pages.href(where.page, card_id), name, lang, tuple(ids), len(ids)))
+    return tuple(sorted(out, key=lambda card: (_sort_key(card.name), card.href)))
 
 
 def rule_page(c: Lang, rule: Rule) -> str:

@@ -27,7 +27,7 @@ from ..check import CheckResult, Waived
 from ..check.coverage import Cell
 from ..check.view import (Chart, Counts, Entry, Index, Words, by_group, chart, count_words, counts, entry,
                           grouped_missing, localised, plural, row_key, say, translated_rows)
-from ..i18n import UI
+from ..i18n import N_, UI
 from ..models import Finding, KnowledgeBase, Severity
 from . import paths
 from .templating import Pages
@@ -265,11 +265,11 @@ def status_data(result: CheckResult, kb: KnowledgeBase, lang: str, ui: UI) -> St
     translated = translated_rows(coverage)
     c = counts(findings)
     sections = _sections(list(findings), ix, lang, ui, cards) if findings else []
-    info_only = tuple(s for s in sections if not s.blocks and not s.entries)
+    info_only = _shown_infos(tuple(s for s in sections if not s.blocks and not s.entries))
     waived = tuple((dataclasses.replace(w, finding=localised((w.finding,), speaker, ix)[0]), ix.label(w.finding.entry, speaker))
                    for w in result.waived if w.finding.lang == lang)
     return StatusPage(
-        lang, ix.endonym(lang), result.profile, c,
+        lang, ix.endonym(lang), profile_title(ui, result.profile), c,
         say(speaker, "Translation status: {language}", language=ix.endonym(lang)),
         say(speaker, "Findings: {counts}.", counts=count_words(speaker, c, len(waived))),
         waived,
@@ -277,6 +277,38 @@ def status_data(result: CheckResult, kb: KnowledgeBase, lang: str, ui: UI) -> St
         chapters, tuple(folds), _figures(coverage.totals[lang], ui, speaker),
         tuple(s for s in sections if s.blocks or s.entries), bool(findings), Words.of(ix, lang, speaker),
         info_only, plural(speaker, "{n} rule with info findings only", "{n} rules with info findings only", len(info_only)))
+
+
+# the info findings listed in full under "rules with info findings only"; the rules after them show
+# their count alone (the English page listed 805, 544 KB, over the 400 KB a phone opens at once:
+# issue 32.3); `rulekb check` lists them all
+INFOS_SHOWN_MAX = 150
+
+
+def _shown_infos(sections: tuple[Section, ...], most: int = INFOS_SHOWN_MAX) -> tuple[Section, ...]:
+    """The info-only sections, each with its findings while `most` findings are not yet listed,
+    the rest with their summary alone (no entries)."""
+    out = []
+    listed = 0
+    for section in sections:
+        n = sum(len(e.findings) for e, _href in section.infos)
+        if listed + n > most:
+            section = dataclasses.replace(section, infos=())
+        else:
+            listed += n
+        out.append(section)
+    return tuple(out)
+
+
+# what the page says of the profile it was checked with: its name is a command-line word ("full"),
+# not one a reader knows (issue 32.4); a profile of one family keeps its name
+PROFILE_TITLES = {"full": N_("every check"), "ci": N_("the checks of errors and warnings")}
+
+
+def profile_title(ui: UI, profile: str) -> str:
+    """The profile in the page's language."""
+    title = PROFILE_TITLES.get(profile)
+    return ui._(title) if title is not None else profile
 
 
 def _part_title(ui: UI, kind: str, key: str, title: str) -> str:

@@ -147,6 +147,6 @@ def unit_history(c: Lang, unit: Unit) -> UnitHistory | None:
         wide = i in released and j in released and not step
         group = 1 if typography else (0 if step else 2)   # meaning, typography alone, the rest
         diffs.append((group, Diff(i + 1, j + 1, wide or typography,
-                                  c.shared.diffs.html(versions[i][1].text, versions[j][1].text), typography)))
+                                  c.shared.diffs.brief(versions[i][1].text, versions[j][1].text), typography)))
     diffs.sort(key=lambda gd: gd[0])   # stable: each group in its order
     return UnitHistory(listed, tuple(d for _g, d in diffs))
