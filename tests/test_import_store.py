@@ -356,9 +356,7 @@ def test_every_writer_removes_the_temporary_files_a_killed_writer_left(writer, t
     assert sorted(p.name for p in project.rglob(".*") if p.is_file() and p not in (live, other)) == []
 
 
-@pytest.mark.parametrize("miner", ["phrases", pytest.param("official", marks=pytest.mark.xfail(
-    strict=True, reason="importers/official.py (another engineer's) still reads back a copy named "
-                        ".official.yaml.check; files.write_checked is its one-line fix"))])
+@pytest.mark.parametrize("miner", ["phrases", "official"])
 def test_a_mined_file_is_read_back_from_its_temporary_file_only(miner, tmp_path, monkeypatch):
     """The miners check that the file reads back before it replaces the old one; the file they
     read is the temporary file that is then renamed (a name the next writer removes and git

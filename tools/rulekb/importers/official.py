@@ -10,7 +10,7 @@ rules and glossary, and writes ``translations/official.yaml``, which the render 
       terms: each glossary/termbase term of the English texts aligned with the printed n-gram of the
         same cards (`termalign.align_terms`), on the texts first printed in the newest
         `CURRENT_YEARS` years; before that, the term printed then as history ("bis 2021: …")
-    -> `official_yaml` (sorted; the same files give the same bytes) -> write_atomic
+    -> `official_yaml` (sorted; the same files give the same bytes) -> write_checked (read back, then renamed)
 
 Every name, reminder text and term is quoted with its source: the card, the set and the date of
 the printing it was read from. Nothing is typed in: what the cards do not print is not in the file.
@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from ..diagnostics import DataError, Problem
-from ..files import write_atomic
+from ..files import write_checked
 from ..models import SOURCE_LANGUAGE, KnowledgeBase
 from ..official import (OFFICIAL_FILE, CardRef, Keyword, KeywordName, Official, OldTerm, Reminder, Term, TermName,
                         official_from)
@@ -466,11 +466,8 @@ def mine_into(root: Path, paths: list[Path]) -> MineReport:
     data, sets, skipped = mine(paths, kb, english, languages)
     text = official_yaml(data)
     path = root / OFFICIAL_FILE
-    staged = path.with_name(f".{path.name}.check")
-    try:  # the file must read back as it was mined before it replaces the old one
-        write_atomic(staged, text.encode("utf-8"), if_changed=False, durable=False)
-        official_from(staged.read_bytes(), OFFICIAL_FILE, tuple(lang.code for lang in langs))
-    finally:
-        staged.unlink(missing_ok=True)
-    written = write_atomic(path, text.encode("utf-8"))
+    codes = tuple(lang.code for lang in langs)
+    # the file must read back as it was mined before it replaces the old one: its temporary file
+    # is read, then renamed (a kill -9 leaves only a temporary file, which the next writer removes)
+    written = write_checked(path, text.encode("utf-8"), lambda staged: official_from(staged.read_bytes(), OFFICIAL_FILE, codes))
     return MineReport(path, written, data, sets, skipped, time.perf_counter() - started)
