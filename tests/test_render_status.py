@@ -243,3 +243,19 @@ def test_no_ruling_id_or_profile_code_is_shown_as_a_name(kb, result, lang):
         assert not [n for n in names if ruling.id in n.replace("\\", "")], ruling.id
     assert "full" not in re.findall(r"\w+", page.split("</style>", 1)[1].split("</p>", 1)[0])
     assert {"de": "Profil: alle Prüfungen.", "fr": "Profil\u00a0: toutes les vérifications."}[lang] in page
+
+
+def test_the_keyword_rules_are_figures_in_the_language_of_the_page(kb, result):
+    """Issue 29.4: the official file of the fixture prints Retrace (702.81 today) on German cards with
+    its reminder text, on no French card: the German page counts it, the French page lists it,
+    linked, its English title marked English; the English page has no such part."""
+    uis = load_uis(ROOT, kb.languages)
+    de = status_page(result, kb, uis["de"])
+    assert "### Schlüsselwortregeln" in de
+    assert "<p>Offizieller Name: 1 von 1 Schlüsselwortregel<br>Offizieller Erinnerungstext: 1 von 1 Schlüsselwortregel</p>" in de
+    assert "deren Namen keine Karte" not in de
+    fr = status_page(result, kb, uis["fr"])
+    assert "Nom officiel\u00a0: 0 sur 1 règle de mot-clé" in fr and "Texte de rappel officiel\u00a0: 0 sur 1 règle de mot-clé" in fr
+    assert ("<summary>1 règle de mot-clé dont aucune carte en français n’imprime le nom\u00a0:</summary><ul class=\"unlisted\">"
+            '<li><a href="rules/retrace.html">702.81 <span lang="en">Retrace</span></a></li></ul>') in fr
+    assert "Keyword rules" not in status_page(result, kb, uis["en"]) and "Schlüsselwort" not in status_page(result, kb, uis["en"])

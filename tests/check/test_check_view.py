@@ -144,3 +144,21 @@ def test_real_result_groups_every_finding(kb, ix):
     for lang in result.langs:
         findings = result.for_lang(lang)
         assert sum(len(e.findings) for g in groups(findings, ix, lang) for e in g.entries) == len(findings)
+
+
+def test_the_keyword_figures_speak_the_reader_s_language_with_its_numbers():
+    """Issue 29.4: the counts as the locale writes them (Babel), the plural form of the language."""
+    from conftest import ROOT
+    from rulekb.check.coverage import KeywordCell, KeywordRule
+    from rulekb.check.view import keyword_words
+    from rulekb.i18n import load_uis
+    from rulekb.models import Language
+    uis = load_uis(ROOT, (Language("de", "Deutsch", "German", "de_DE"), Language("fr", "Français", "French", "fr_FR")))
+    cell = KeywordCell(1234, 1001, 2, (KeywordRule("activate", "701.2", "Activate"),))
+    de = keyword_words(uis["de"], cell, uis["de"].language_name("de"), uis["de"].number)
+    assert de.named == "Offizieller Name: 1.001 von 1.234 Schlüsselwortregeln"
+    assert de.reminder == "Offizieller Erinnerungstext: 2 von 1.234 Schlüsselwortregeln"
+    assert de.unprinted == "1 Schlüsselwortregel, deren Namen keine Karte auf Deutsch druckt:"
+    fr = keyword_words(uis["fr"], cell, uis["fr"].language_name("fr"), uis["fr"].number)
+    assert fr.named == "Nom officiel\u00a0: 1\u202f001 sur 1\u202f234 règles de mot-clé"
+    assert keyword_words(None, cell, "German").unprinted == "1 keyword rule whose name no card in German prints:"

@@ -52,7 +52,8 @@ def status_pages(root: Path, inputs: Inputs, languages: Sequence[str] | None = N
     kb = inputs.kb
     result = cached_result(root, "full", None,
                            lambda: run_checks(kb, root, profile="full", termbase=inputs.termbase,
-                                              phraseology=inputs.phraseology, waivers=inputs.waivers))
+                                              phraseology=inputs.phraseology, waivers=inputs.waivers,
+                                              official=inputs.official))
     return {lang: status_page(result, kb, inputs.uis[lang]) for lang in (languages or kb.language_codes)}
 
 

@@ -6,6 +6,12 @@ date, stale and missing, and lists each rule's untranslated units; the reports a
 pages show them as a table and a chart. Only the texts of the newest imported rules release count
 (a subrule a later release dropped is history, shown in the versions section, not backlog).
 
+The keywords are a figure too: `keyword_coverage` counts, per language the official file
+(``translations/official.yaml``, `rulekb.official`) covers, the keyword rules in force (701.x
+keyword actions and 702.x keyword abilities of the newest release) that have their official name
+in that language and those that have an official reminder text, and lists the rules no card of
+that language prints (by name).
+
 A finding only where something is wrong: `coverage.partial`, a rule some of whose texts a
 language has while others are missing, so that its reader sees the rule half in one language
 and half in English — one finding per rule and language, naming every missing text.
@@ -13,10 +19,12 @@ and half in English — one finding per rule and language, naming every missing 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 from typing import Iterator, Mapping, Sequence
 
-from ..models import M_, SOURCE_LANGUAGE, Severity, Unit, english_hash
+from ..models import M_, SOURCE_LANGUAGE, Rule, Severity, Unit, english_hash
+from ..official import Official
 from .base import Check, Context, Issue
 
 
@@ -79,18 +87,47 @@ class Part:
 
 
 @dataclass(frozen=True)
+class KeywordRule:
+    """A keyword rule in force: its rule id, today's number and its English title."""
+    id: str
+    number: str
+    title: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {"id": self.id, "number": self.number, "title": self.title}
+
+
+@dataclass(frozen=True)
+class KeywordCell:
+    """The keyword rules in force in one language: how many (`total`), how many have their official
+    name (`named`) and how many an official reminder text (`reminder`), and the rules no card of the
+    language prints by name (`unprinted`, in rule order)."""
+    total: int
+    named: int
+    reminder: int
+    unprinted: tuple[KeywordRule, ...]
+
+    def as_dict(self) -> dict[str, object]:
+        return {"total": self.total, "named": self.named, "reminder": self.reminder,
+                "unprinted": [k.as_dict() for k in self.unprinted]}
+
+
+@dataclass(frozen=True)
 class Coverage:
     languages: tuple[str, ...]
     rows: tuple[Row, ...]
     totals: Mapping[str, Cell]
     sections: tuple[Part, ...] = ()
     chapters: tuple[Part, ...] = ()
+    # per language of the official file: its keyword rules (`keyword_coverage`); none without the file
+    keywords: Mapping[str, KeywordCell] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, object]:
         return {"languages": {lang: self.totals[lang].as_dict() for lang in self.languages},
                 "chapters": [p.as_dict() for p in self.chapters],
                 "sections": [p.as_dict() for p in self.sections],
-                "rules": [row.as_dict() for row in self.rows]}
+                "rules": [row.as_dict() for row in self.rows],
+                "keywords": {lang: cell.as_dict() for lang, cell in sorted(self.keywords.items())}}
 
 
 def stale_text(ctx: Context, unit: Unit, lang: str) -> bool:
@@ -132,7 +169,50 @@ def _parts(rows: Sequence[Row], langs: Sequence[str], key, titles: Mapping[str, 
                                                                  for lang in langs}) for k in order)
 
 
-def compute_coverage(ctx: Context) -> Coverage:
+KEYWORD_RULE = re.compile(r"70[12]\.[1-9][0-9]*")   # a keyword action (701.x) or ability (702.x), not a subrule
+
+
+def _number_key(number: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in number.split("."))
+
+
+def keyword_rules_in_force(ctx: Context) -> tuple[Rule, ...]:
+    """The keyword rules of the newest release (by today's number: 701.x actions, 702.x
+    abilities; a rule of former releases only is history), in rule order."""
+    found = [rule for rule in ctx.kb.rules
+             if KEYWORD_RULE.fullmatch(rule.current_number) and current_units(ctx, rule.units)]
+    return tuple(sorted(found, key=lambda r: _number_key(r.current_number)))
+
+
+def keyword_coverage(ctx: Context, official: Official) -> dict[str, KeywordCell]:
+    """Per language the official file covers (among the languages texts are translated into): how
+    many keyword rules in force have their official name and reminder text in it, and the rules
+    no card of that language prints. Nothing without official data."""
+    langs = [lang for lang in ctx.targets if lang in official.languages]
+    if not langs:
+        return {}
+    rules = keyword_rules_in_force(ctx)
+    out: dict[str, KeywordCell] = {}
+    for lang in langs:
+        named = reminder = 0
+        unprinted: list[KeywordRule] = []
+        for rule in rules:
+            keyword = official.keyword(rule.current_number)
+            name = keyword.name(lang) if keyword is not None else None
+            if name is None:
+                title = rule.title.text(SOURCE_LANGUAGE) if rule.title else None
+                unprinted.append(KeywordRule(rule.id, rule.current_number,
+                                             title.text if title else keyword.english if keyword else ""))
+                continue
+            named += 1
+            reminder += name.reminder is not None
+        out[lang] = KeywordCell(len(rules), named, reminder, tuple(unprinted))
+    return out
+
+
+def compute_coverage(ctx: Context, official: Official | None = None) -> Coverage:
+    """The coverage of the knowledge base's texts, and of the keywords' official names and
+    reminder texts when `official` (the official file) is given."""
     kb = ctx.kb
     groups: list[tuple[str, str, str, str, tuple[Unit, ...]]] = []
     for rule in kb.rules:
@@ -163,7 +243,8 @@ def compute_coverage(ctx: Context) -> Coverage:
     sections = _parts(rows, ctx.languages, lambda r: r.section, section_titles)
     chapters = _parts(rows, ctx.languages, lambda r: r.section[:1] if r.section != "rulings" else "rulings",
                       chapter_titles)
-    return Coverage(ctx.languages, tuple(rows), totals, sections, chapters)
+    keywords = keyword_coverage(ctx, official) if official is not None else {}
+    return Coverage(ctx.languages, tuple(rows), totals, sections, chapters, keywords)
 
 
 def partial(ctx: Context) -> Iterator[Issue]:

@@ -30,6 +30,7 @@ from .. import cache as cache_module
 from ..diagnostics import DataError, Problem, did_you_mean
 from ..knowledge import ProjectFiles, collection_paused
 from ..models import SOURCE_LANGUAGE, Finding, KnowledgeBase, Rule, Severity, UnitKind
+from ..official import Official, load_official
 from ..phraseology import Phraseology, load_phraseology
 from ..termbase import Termbase, TermMatch, load_termbase
 from . import (CheckResult, _summary, all_checks, asks_nothing, merge_findings, resolve_profile, sort_findings,
@@ -151,20 +152,22 @@ class FileEntry:
 
 def run_checks(kb: KnowledgeBase, root: Path, *, profile: str = "full", langs: Iterable[str] | None = None,
                termbase: Termbase | None = None, phraseology: Phraseology | None = None,
-               files: ProjectFiles | None = None, waivers: Sequence[Waiver] | None = None) -> CheckResult:
+               files: ProjectFiles | None = None, waivers: Sequence[Waiver] | None = None,
+               official: Official | None = None) -> CheckResult:
     """Run the checks of `profile` over the knowledge base of the project at `root` (its termbase,
-    phraseology and waivers are read from ``translations/``) and report the findings of `langs`
+    phraseology, waivers and official names are read from ``translations/``) and report the findings of `langs`
     (default: every language). Raises DataError when the termbase, the phraseology or the waivers
-    do not load; the commands hand them over as `inputs.load_inputs` loaded them. `files`: the project's files as the knowledge base was loaded from
+    (or the official file) do not load; the commands hand them over as `inputs.load_inputs` loaded them. `files`: the project's files as the knowledge base was loaded from
     (`knowledge.read_files`); with them, the by-text checks' findings are kept per data file. The
     garbage collector is paused meanwhile (`knowledge.collection_paused`: the run makes many small
     objects, and each full collection would walk the knowledge base's too)."""
     with collection_paused():
-        return _run(kb, root, profile, langs, termbase, phraseology, files, waivers)
+        return _run(kb, root, profile, langs, termbase, phraseology, files, waivers, official)
 
 
 def _run(kb: KnowledgeBase, root: Path, profile: str, langs: Iterable[str] | None, termbase: Termbase | None,
-         phraseology: Phraseology | None, files: ProjectFiles | None, waivers: Sequence[Waiver] | None) -> CheckResult:
+         phraseology: Phraseology | None, files: ProjectFiles | None, waivers: Sequence[Waiver] | None,
+         official: Official | None) -> CheckResult:
     from .coverage import compute_coverage
     from .waivers import load_waivers
 
@@ -179,10 +182,11 @@ def _run(kb: KnowledgeBase, root: Path, profile: str, langs: Iterable[str] | Non
     phraseology = phraseology if phraseology is not None else load_phraseology(root)
     if waivers is None:
         waivers = load_waivers(root, kb, tuple(c.code for c in all_checks()))
+    official = official if official is not None else load_official(root, kb.language_codes)
     ctx = Context(kb, termbase, phraseology)
     selected = [c for c in all_checks() if c.code in codes and c.family != "waivers"]
     by_code = by_text(ctx, [c for c in selected if isinstance(c, TextCheck)], files)
-    coverage = compute_coverage(ctx)
+    coverage = compute_coverage(ctx, official)
     for c in selected:
         if isinstance(c, Check):
             by_code[c.code] = [f for issue in c.run(ctx) if issue.lang in wanted

@@ -10,6 +10,8 @@ page) read the same arrangement, so it lives here, below both, and imports nothi
 - `grouped_missing`  a rule's many missing texts (3 or more) as one block;
 - `by_group`         findings by rule, then by text, in knowledge-base order;
 - `row_key`, `has_text`, `translated_rows`: rows of the coverage matrix;
+- `KeywordWords`/`keyword_words`: the keyword rules' official names and reminder texts as figures
+                     ("Official name: 180 of 252 keyword rules") in the reader's language;
 - `Chart`/`chart`    the geometry of the coverage chart (stacked bars per rule and language),
                      which the templates ``qa/chart.svg.j2`` draw as inline SVG.
 
@@ -26,11 +28,11 @@ from types import MappingProxyType
 from typing import Callable, Iterable, Mapping, Sequence
 
 from ..models import M_, SOURCE_LANGUAGE, Finding, KnowledgeBase, Language, Message, Rule, Ruling, Severity, Speaker, Unit
-from .coverage import Cell, Coverage, Row
+from .coverage import Cell, Coverage, KeywordCell, Row
 
 __all__ = ["SEVERITIES", "GROUPED", "RULINGS", "Index", "Entry", "entry", "Group", "groups", "Words", "rule_title", "Counts", "counts", "grouped_missing", "by_group",
            "row_key", "has_text", "localised", "localised_finding", "label_message", "plural", "say", "count_words",
-           "translated_rows", "COLORS", "Chart", "ChartRow", "Lane", "Bar", "LegendItem",
+           "translated_rows", "KeywordWords", "keyword_words", "COLORS", "Chart", "ChartRow", "Lane", "Bar", "LegendItem",
            "chart"]
 
 SEVERITIES = (Severity.ERROR, Severity.WARNING, Severity.INFO)
@@ -340,6 +342,36 @@ class Words:
 
 def _capitalised(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+@dataclass(frozen=True)
+class KeywordWords:
+    """The keyword figures of one language as a reader reads them: "Official name: 180 of 252
+    keyword rules", "Official reminder text: 150 of 252 keyword rules", and the lead of the list of
+    the rules no card of the language prints ("72 keyword rules whose name no German card prints:")."""
+    named: str
+    reminder: str
+    unprinted: str
+
+
+def keyword_words(speaker: Speaker | None, cell: KeywordCell, language: str,
+                  number: Callable[[int], str] = str) -> KeywordWords:
+    """The words of `cell` (the keyword rules of one language, named `language` in the reader's
+    language) in the speaker's language (English without one); `number` formats a count in the
+    reader's locale (`UI.number`)."""
+    def ngettext(singular: str, plural_: str, n: int) -> str:
+        return speaker.ngettext(singular, plural_, n) if speaker is not None else (singular if n == 1 else plural_)
+
+    total = number(cell.total)
+    return KeywordWords(
+        ngettext("Official name: {count} of {total} keyword rule", "Official name: {count} of {total} keyword rules",
+                 cell.total).format(count=number(cell.named), total=total),
+        ngettext("Official reminder text: {count} of {total} keyword rule",
+                 "Official reminder text: {count} of {total} keyword rules", cell.total).format(count=number(cell.reminder),
+                                                                                              total=total),
+        ngettext("{n} keyword rule whose name no card in {language} prints:",
+                 "{n} keyword rules whose name no card in {language} prints:", len(cell.unprinted)).format(
+                     n=number(len(cell.unprinted)), language=language))
 
 
 def row_key(row: Row) -> str:

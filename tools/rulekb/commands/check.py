@@ -141,7 +141,7 @@ def _run(args: argparse.Namespace) -> Exit:
     # nothing changed since the last run (same YAML, profile, languages, code): its result and reports
     result = cache.result(lambda: run_checks(inputs().kb, root, profile=args.profile, langs=args.lang, files=files,
                                              termbase=inputs().termbase, phraseology=inputs().phraseology,
-                                             waivers=inputs().waivers))
+                                             waivers=inputs().waivers, official=inputs().official))
     if not loaded:
         # a cached result was made from valid YAML (its key); what it does not depend on is checked every run
         from ..phraseology import project_languages

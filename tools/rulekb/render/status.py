@@ -6,8 +6,9 @@ full, the English beside the translation; the info findings of each rule folded)
 rule and card pages, the coverage (the backlog as figures: a chart of the rules with a
 translation, a table per chapter, then each section folded with its rules and, one click away,
 each partly translated rule's untranslated texts as links; a rule with no text translated links
-its page, which lists them all; the rulings of cards by the card pages that show them), and the
-waived findings; every word in the page's language, counts with their plural forms, French
+its page, which lists them all; the rulings of cards by the card pages that show them), the
+keyword rules as figures (how many have their official name and reminder text in the page's
+language, and, folded, those no card of the language prints, each linked), and the waived findings; every word in the page's language, counts with their plural forms, French
 punctuation spaced by the catalog. On a phone at the scale of the complete data (1,671 rules,
 24,606 rulings) it stays a page one reads from the top: what is folded takes one line.
 
@@ -24,9 +25,9 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from ..check import CheckResult, Waived
-from ..check.coverage import Cell
+from ..check.coverage import Cell, KeywordCell
 from ..check.view import (Chart, Counts, Entry, Index, Words, by_group, chart, count_words, counts, entry,
-                          grouped_missing, localised, plural, row_key, say, translated_rows)
+                          grouped_missing, keyword_words, localised, plural, row_key, say, translated_rows)
 from ..i18n import N_, UI
 from ..models import Finding, KnowledgeBase, Severity
 from . import paths
@@ -115,6 +116,24 @@ class Section:
 
 
 @dataclass(frozen=True)
+class KeywordLine:
+    """A keyword rule no card of the page's language prints: today's number, its English title, its page."""
+    number: str
+    title: str
+    href: str                   # the rule page (HTML path)
+
+
+@dataclass(frozen=True)
+class KeywordBlock:
+    """The keyword rules of the page's language as figures (`check.coverage.keyword_coverage`)."""
+    heading: str                # "Keyword rules" in the page's language
+    named: str                  # "Official name: 180 of 252 keyword rules"
+    reminder: str               # "Official reminder text: 150 of 252 keyword rules"
+    unprinted_lead: str         # "72 keyword rules whose name no card in German prints:"
+    unprinted: tuple[KeywordLine, ...]
+
+
+@dataclass(frozen=True)
 class StatusPage:
     """What the status page of one language shows."""
     lang: str
@@ -133,6 +152,7 @@ class StatusPage:
     words: Words
     info_only: tuple[Section, ...] = ()     # the rules with nothing but info findings: one folded line each
     info_only_heading: str = ""             # "40 rules with info findings only"
+    keywords: KeywordBlock | None = None    # None where the official file has no names of the language
 
 
 def _unit_href(ix: Index, entry_id: str, cards: paths.CardPages) -> str:
@@ -226,6 +246,14 @@ def _card_rulings(ix: Index, units: tuple[str, ...], speaker: UI | None, cards: 
                  for page, n in sorted(pages.items()) if page)
 
 
+def _keywords(cell: KeywordCell | None, lang: str, ui: UI) -> KeywordBlock | None:
+    if cell is None:
+        return None
+    words = keyword_words(ui, cell, ui.language_name(lang), ui.number)
+    return KeywordBlock(ui._("Keyword rules"), words.named, words.reminder, words.unprinted,
+                        tuple(KeywordLine(k.number, k.title, _html(paths.rule_page(k.id))) for k in cell.unprinted))
+
+
 def status_data(result: CheckResult, kb: KnowledgeBase, lang: str, ui: UI) -> StatusPage:
     """What the status page of `lang` shows, from the check result."""
     ix = Index.of(kb)
@@ -276,7 +304,8 @@ def status_data(result: CheckResult, kb: KnowledgeBase, lang: str, ui: UI) -> St
         chart(translated, titles, None, ui._) if translated.rows else None,
         chapters, tuple(folds), _figures(coverage.totals[lang], ui, speaker),
         tuple(s for s in sections if s.blocks or s.entries), bool(findings), Words.of(ix, lang, speaker),
-        info_only, plural(speaker, "{n} rule with info findings only", "{n} rules with info findings only", len(info_only)))
+        info_only, plural(speaker, "{n} rule with info findings only", "{n} rules with info findings only", len(info_only)),
+        _keywords(coverage.keywords.get(lang), lang, ui))
 
 
 # the info findings listed in full under "rules with info findings only"; the rules after them show

@@ -2,7 +2,10 @@
 report (`rulekb check --format junit`, ``reports/qa.xml``) for CI.
 
 One test suite per language, one test case per unit (file and line of its text), failing on
-its error findings; warnings, infos and waived findings go to the case's ``system-out``.
+its error findings; warnings, infos and waived findings go to the case's ``system-out``. A
+language's suite carries its keyword figures as properties (``keyword-rules``,
+``keyword-rules-named``, ``keyword-rules-reminder``, ``keyword-rules-unprinted``: the rule numbers
+no card of the language prints), for a CI to chart.
 Findings about something that is not a unit get a case of their own (none today; kept visible).
 """
 
@@ -44,6 +47,13 @@ def to_junit(result: CheckResult, kb: KnowledgeBase, speaker: Speaker | None = N
     total = failures = 0
     for lang in result.langs:
         suite = ET.SubElement(root, "testsuite", {"name": f"rulekb.check.{lang}"})
+        keywords = result.coverage.keywords.get(lang)
+        if keywords is not None:
+            properties = ET.SubElement(suite, "properties")
+            for name, value in (("keyword-rules", str(keywords.total)), ("keyword-rules-named", str(keywords.named)),
+                                ("keyword-rules-reminder", str(keywords.reminder)),
+                                ("keyword-rules-unprinted", " ".join(k.number for k in keywords.unprinted))):
+                ET.SubElement(properties, "property", {"name": name, "value": value})
         tests = fails = 0
         for unit in units:
             findings = by_case.get((lang, unit.id), [])

@@ -3,7 +3,8 @@ report (`rulekb check`, ``reports/qa.txt``).
 
 Compiler-style lines (``file:line: severity [code] entry (lang): message`` and a ``fix:`` line)
 grouped by language, then the waived findings, the coverage (per chapter, section and rule), the
-findings per check family and language, and the verdict; in the language of the report's speaker
+keyword rules' official names and reminder texts per language (figures, and the rules no card of
+the language prints), the findings per check family and language, and the verdict; in the language of the report's speaker
 (``rulekb check --lang de`` speaks German), English without one.
 """
 
@@ -15,7 +16,7 @@ from typing import Sequence
 
 from ..check import CheckResult
 from ..check.coverage import Coverage
-from ..check.view import Index, count_words, counts, localised, localised_finding, row_key
+from ..check.view import Index, count_words, counts, keyword_words, localised, localised_finding, row_key
 from ..models import KnowledgeBase, Severity, Speaker
 
 __all__ = ["to_text"]
@@ -52,6 +53,22 @@ def coverage_table(coverage: Coverage, langs: Sequence[str], ix: Index, speaker:
         return "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
 
     return [line(head)] + [line(r) for r in rows]
+
+
+def keyword_lines(coverage: Coverage, ix: Index, speaker: Speaker | None = None) -> list[str]:
+    """Per language of the official file: how many keyword rules in force have their official name
+    and reminder text, then the rules no card of the language prints ("701.2 Activate")."""
+    def _(message: str) -> str:
+        return speaker._(message) if speaker is not None else message
+
+    out = []
+    for lang, cell in sorted(coverage.keywords.items()):
+        language = speaker.language_name(lang) if speaker is not None else ix.name(lang)
+        words = keyword_words(speaker, cell, language)
+        out.append(f"{lang}: " + _("{named}; {reminder}").format(named=words.named, reminder=words.reminder))
+        if cell.unprinted:
+            out.append(f"{lang}: {words.unprinted} " + ", ".join(f"{k.number} {k.title}" for k in cell.unprinted))
+    return out
 
 
 def _unnamed(message: str, entry: str) -> str:
@@ -100,6 +117,10 @@ def to_text(result: CheckResult, kb: KnowledgeBase, speaker: Speaker | None = No
         out.append("")
         out.append(_("== coverage (texts up to date / stale / missing) =="))
         out.extend(coverage_table(result.coverage, result.coverage.languages, ix, speaker))
+    if result.coverage.keywords:
+        out.append("")
+        out.append(_("== keyword rules (official names and reminder texts on cards) =="))
+        out.extend(keyword_lines(result.coverage, ix, speaker))
     out.append("")
     out.append(_("== findings per family and language =="))
     by_family = result.summary.get("by_family", {})
