@@ -24,6 +24,7 @@ from typing import Mapping
 from .cache import cached
 from .diagnostics import DataError
 from .load import MapNode, Node, parse_bytes
+from .models import SOURCE_LANGUAGE, Rule
 from .schema import Reader
 
 OFFICIAL_FILE = "translations/official.yaml"
@@ -196,6 +197,36 @@ class Official:
     def _keyword_pattern(self) -> re.Pattern[str] | None:
         names = sorted((re.escape(e) for e in self._by_english), key=lambda t: (-len(t), t))
         return re.compile(r"(?<![\w-])(?:" + "|".join(names) + r")(?![\w-])", re.IGNORECASE) if names else None
+
+
+# ------------------------------------------------------------------ the keyword rules of the knowledge base
+
+KEYWORD_RULE = re.compile(r"70[12]\.[1-9][0-9]*")   # a keyword action (701.x) or ability (702.x), not a subrule
+KEYWORD_NAME_LENGTH = 60   # a keyword rule's text that is its name ("For Mirrodin!") is a line, not a sentence
+
+
+def text_name(rule: Rule) -> str | None:
+    """The English name of a 701/702 rule that has no title, its text being the name: 702.163
+    "For Mirrodin!" (a text that is a line without a full stop); None for any other rule (701.1,
+    whose text is a sentence)."""
+    if rule.title is not None or rule.text is None or rule.number.split(".")[0] not in ("701", "702"):
+        return None
+    variant = rule.text.text(SOURCE_LANGUAGE)
+    if variant is None:
+        return None
+    text = variant.text.strip()
+    return text if text and len(text) <= KEYWORD_NAME_LENGTH and not text.endswith(".") else None
+
+
+def keyword_rule_name(rule: Rule) -> str | None:
+    """The English name of a keyword rule (701.x, 702.x by today's number): its title, or its text
+    where that is the name (`text_name`); None for another rule."""
+    if not KEYWORD_RULE.fullmatch(rule.current_number):
+        return None
+    title = rule.title.text(SOURCE_LANGUAGE) if rule.title is not None else None
+    if title is not None and title.text.strip():
+        return title.text.strip()
+    return text_name(rule)
 
 
 # ------------------------------------------------------------------ reading the file

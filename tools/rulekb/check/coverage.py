@@ -19,12 +19,11 @@ and half in English — one finding per rule and language, naming every missing 
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Iterator, Mapping, Sequence
 
 from ..models import M_, SOURCE_LANGUAGE, Rule, Severity, Unit, english_hash
-from ..official import Official
+from ..official import Official, keyword_rule_name
 from .base import Check, Context, Issue
 
 
@@ -169,19 +168,17 @@ def _parts(rows: Sequence[Row], langs: Sequence[str], key, titles: Mapping[str, 
                                                                  for lang in langs}) for k in order)
 
 
-KEYWORD_RULE = re.compile(r"70[12]\.[1-9][0-9]*")   # a keyword action (701.x) or ability (702.x), not a subrule
-
-
 def _number_key(number: str) -> tuple[int, ...]:
     return tuple(int(part) for part in number.split("."))
 
 
-def keyword_rules_in_force(ctx: Context) -> tuple[Rule, ...]:
-    """The keyword rules of the newest release (by today's number: 701.x actions, 702.x
-    abilities; a rule of former releases only is history), in rule order."""
-    found = [rule for rule in ctx.kb.rules
-             if KEYWORD_RULE.fullmatch(rule.current_number) and current_units(ctx, rule.units)]
-    return tuple(sorted(found, key=lambda r: _number_key(r.current_number)))
+def keyword_rules_in_force(ctx: Context) -> tuple[tuple[Rule, str], ...]:
+    """The keyword rules of the newest release with their English names (`official.keyword_rule_name`:
+    by today's number, 701.x actions and 702.x abilities, named by their title or by a text that is
+    a name, "For Mirrodin!"; not 701.1, a text; a rule of former releases only is history), in rule order."""
+    found = [(rule, name) for rule in ctx.kb.rules
+             if (name := keyword_rule_name(rule)) is not None and current_units(ctx, rule.units)]
+    return tuple(sorted(found, key=lambda found: _number_key(found[0].current_number)))
 
 
 def keyword_coverage(ctx: Context, official: Official) -> dict[str, KeywordCell]:
@@ -196,13 +193,11 @@ def keyword_coverage(ctx: Context, official: Official) -> dict[str, KeywordCell]
     for lang in langs:
         named = reminder = 0
         unprinted: list[KeywordRule] = []
-        for rule in rules:
+        for rule, english in rules:
             keyword = official.keyword(rule.current_number)
             name = keyword.name(lang) if keyword is not None else None
             if name is None:
-                title = rule.title.text(SOURCE_LANGUAGE) if rule.title else None
-                unprinted.append(KeywordRule(rule.id, rule.current_number,
-                                             title.text if title else keyword.english if keyword else ""))
+                unprinted.append(KeywordRule(rule.id, rule.current_number, english))
                 continue
             named += 1
             reminder += name.reminder is not None

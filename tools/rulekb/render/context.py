@@ -14,7 +14,7 @@ from markupsafe import Markup
 
 from ..i18n import UI, N_
 from ..link import LinkedKB
-from ..official import Official
+from ..official import Official, text_name
 from ..models import SOURCE_LANGUAGE, KnowledgeBase, Rule, Ruling, Status, Unit, UnitKind, english_hash
 from . import paths
 from .diffs import Diffs, diff_html
@@ -224,20 +224,10 @@ STATUS_LABELS = {
 }
 
 
-KEYWORD_NAME_LENGTH = 60   # a keyword rule's text that is its name ("For Mirrodin!") is a line, not a sentence
-
-
 def keyword_name(rule: Rule) -> str | None:
     """The English name of a keyword rule that has no title, its text being the name: 702.163
-    "For Mirrodin!", 702.xx "Start your engines!" (a text that is a line without a full stop);
-    None for any other rule."""
-    if rule.title is not None or rule.text is None or rule.number.split(".")[0] not in ("701", "702"):
-        return None
-    variant = rule.text.text(SOURCE_LANGUAGE)
-    if variant is None:
-        return None
-    text = variant.text.strip()
-    return text if text and len(text) <= KEYWORD_NAME_LENGTH and not text.endswith(".") else None
+    "For Mirrodin!" (`official.text_name`); None for any other rule."""
+    return text_name(rule)
 
 
 def source_title(kb: KnowledgeBase, source_id: str) -> str:
