@@ -162,8 +162,7 @@ def _corpus():
              + [("You may cast this spell from your graveyard.", "Vous pouvez lancer ce sort depuis votre cimetière.")] * 10
              + [("Pay its cost.", "Payez son coût.")] * 10
              + [("Draw a card.", "Piochez une carte.")] * 10)
-    from rulekb.importers.termalign import Lexicon, ngrams, words
-    return Lexicon.of([words(en) for en, _fr in pairs], [frozenset(ngrams(fr)) for _en, fr in pairs])
+    return _lexicon(pairs)
 
 
 def test_an_aligned_ngram_is_kept_only_when_it_is_the_whole_phrase_of_the_term():
@@ -202,3 +201,73 @@ def test_a_mined_term_is_printed_on_its_source_card_whose_english_uses_the_term(
     card, printed = _printing(name.source.set_code, name.source.number, name.lang)
     assert " ".join(words(name.term)) in " ".join(words(printed))
     assert uses(tuple(term.english.split(" ")), words(card.english))
+
+
+# ------------------------------------------------------------------ what is no term (issue 29: "fügt", "Endsegments", "place")
+
+def _lexicon(pairs):
+    from rulekb.importers.termalign import Lexicon, words
+    return Lexicon.of([words(en) for en, _printed in pairs], [printed for _en, printed in pairs])
+
+
+# German: "deal" is printed as a separable verb ("fügt … zu"), "step" in compounds of another word
+# ("Endsegments" is "end step"); the fillers give the other English words other texts
+_FILLERS_DE = ([("Draw a card.", "Ziehe eine Karte.")] * 10
+               + [("Target creature gets +1/+1 until end of turn.", "Eine Kreatur deiner Wahl erhält bis zum Ende des Zuges +1/+1.")] * 10
+               + [("Prevent all damage that would be dealt this turn.", "Verhindere allen Schaden, der in diesem Zug zugefügt würde.")] * 5
+               + [("Sacrifice a creature.", "Opfere eine Kreatur.")] * 10
+               + [("At the beginning of your upkeep, you gain 1 life.", "Zu Beginn deines Versorgungssegments erhältst du 1 Lebenspunkt.")] * 10)
+_DEAL = ([("This creature deals 1 damage to any target.", "Diese Kreatur fügt einem Ziel deiner Wahl 1 Schadenspunkt zu.")] * 5
+         + [("Target creature deals damage equal to its power to target player.",
+             "Eine Kreatur deiner Wahl fügt einem Spieler deiner Wahl Schadenspunkte in Höhe ihrer Stärke zu.")] * 5)
+_RENOWNED = ([("Whenever this creature deals combat damage to a player, if it isn't renowned, put a +1/+1 counter on it.",
+               "Immer wenn diese Kreatur einem Spieler Kampfschaden zufügt und falls sie nicht ruhmvoll ist, lege eine +1/+1-Marke auf sie.")] * 5
+             + [("Renowned creatures you control get +1/+1.", "Kreaturen, die du kontrollierst und die ruhmvoll sind, erhalten +1/+1.")] * 5)
+_STEP = ([("At the beginning of the end step, sacrifice it.", "Opfere sie zu Beginn des Endsegments.")] * 10
+         + [("Skip your draw step.", "Überspringe dein Ziehsegment.")] * 2
+         + [("At the beginning of your upkeep step, draw a card.", "Zu Beginn deines Versorgungssegments ziehe eine Karte.")] * 2)
+_COMBAT = ([("Whenever this creature deals combat damage to a player, draw a card.",
+             "Immer wenn diese Kreatur einem Spieler Kampfschaden zufügt, ziehe eine Karte.")] * 10
+           + [("Prevent all combat damage that would be dealt this turn.",
+               "Verhindere allen Kampfschaden, der in diesem Zug zugefügt würde.")] * 4)
+
+WHOLE_PHRASES = [
+    # (corpus, English term, printed n-gram, a whole phrase of the term)
+    (_DEAL, "deal", "fügt", False),               # the stem of "fügt … zu": its particle ends the clause
+    (_RENOWNED, "renowned", "ruhmvoll", True),    # "… ruhmvoll ist": an auxiliary ends it, no particle
+    (_STEP, "step", "endsegments", False),        # "end step": the term's other texts print other compounds
+    (_COMBAT, "combat damage", "kampfschaden", True),   # "deals combat damage", and its other texts print it too
+]
+
+
+@pytest.mark.parametrize("corpus,term,gram,whole", WHOLE_PHRASES, ids=[f"{t}-{g}" for _c, t, g, _w in WHOLE_PHRASES])
+def test_a_separable_verb_s_stem_or_a_compound_of_a_longer_phrase_is_no_term(corpus, term, gram, whole):
+    from rulekb.importers.official import FUNCTION_WORDS, VERB_PARTICLES
+    lex = _lexicon(corpus + _FILLERS_DE)
+    cards = list(range(len(corpus)))
+    assert lex.whole_phrase(gram, tuple(term.split(" ")), cards, 0, len(lex.grams), FUNCTION_WORDS["de"],
+                            VERB_PARTICLES["de"]) is whole
+
+
+def test_the_stem_is_refused_for_its_particle_alone():
+    """Without the particles "fügt" would pass: the particle at the clause's end is what tells."""
+    from rulekb.importers.official import FUNCTION_WORDS
+    lex = _lexicon(_DEAL + _FILLERS_DE)
+    assert lex.whole_phrase("fügt", ("deal",), list(range(len(_DEAL))), 0, len(lex.grams), FUNCTION_WORDS["de"])
+
+
+@pytest.mark.parametrize("term,function", [
+    ("instead", True), ("as though", True), ("then", True),
+    ("mana value", False), ("end step", False), ("deal", False), ("step", False), ("as", True),
+])
+def test_a_term_of_function_words_only_names_nothing(term, function):
+    """"instead" is printed "à la place" / "stattdessen": no game term, and "place" is none."""
+    from rulekb.importers.termalign import function_term
+    assert function_term(term.split(" ")) is function
+
+
+def test_the_terms_to_align_leave_out_the_function_words(seed):
+    from rulekb.importers.official import english_terms
+    kb = load_knowledge_base(seed)
+    terms = english_terms(kb, ["instead", "as though", "mana value"], [])
+    assert "mana value" in terms and "instead" not in terms and "as though" not in terms

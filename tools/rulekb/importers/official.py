@@ -34,8 +34,8 @@ from ..official import (OFFICIAL_FILE, CardRef, Keyword, KeywordName, Official, 
                         official_from)
 from ..phraseology import project_languages
 from .mtgjson import read_sets, set_files
-from .termalign import (MIN_CARDS, Alignment, KeywordLine, Lexicon, align_terms, keyword_lines, ngrams, shared_prefix,
-                        uses, words)
+from .termalign import (MIN_CARDS, Alignment, KeywordLine, Lexicon, align_terms, function_term, keyword_lines,
+                        shared_prefix, uses, words)
 
 CURRENT_YEARS = 4       # a term is today's when the texts first printed in the newest 4 years print it
 NAME_YEARS = 3          # a keyword's name: the most printed among its printings of its newest 3 years
@@ -58,6 +58,14 @@ FUNCTION_WORDS = {
         ciblés ciblées y se s' n' c' lorsque puis ainsi tant""".split()),
 }
 
+
+# The particles of separable verbs, which end the clause of their stem ("fügt … Schaden zu"): an
+# n-gram whose clause ends with one on most of its texts is the stem, not a term (`Lexicon.whole_phrase`).
+VERB_PARTICLES = {
+    "de": frozenset("""ab an auf aus bei dar dazu durch ein empor entgegen fest fort frei her heraus herbei herein
+        hin hinaus hinein hinzu hoch los mit nach nieder um vor voran voraus vorbei weg weiter wieder zu zurück
+        zusammen""".split()),
+}
 
 _WORDS_AFTER = re.compile(r"[^\W\d_]{2,}")
 
@@ -244,7 +252,7 @@ def _number_key(number: str) -> tuple[int, ...]:
 def english_terms(kb: KnowledgeBase, termbase_terms: Iterable[str], keywords: Iterable[str]) -> list[str]:
     """The game terms to align: the glossary's terms (without an "(Obsolete)" or other
     parenthesis, not lists of terms) and the termbase's English terms; the keyword names are the
-    keyword part's."""
+    keyword part's; a term of function words only ("instead", `termalign.function_term`) names nothing."""
     skip = {k.casefold() for k in keywords}
     out: set[str] = set()
     for entry in kb.glossary:
@@ -256,7 +264,7 @@ def english_terms(kb: KnowledgeBase, termbase_terms: Iterable[str], keywords: It
             continue
         out.add(term.casefold())
     out |= {t.casefold() for t in termbase_terms if t.strip()}
-    return sorted(t for t in out if t not in skip and words(t) and " ".join(words(t)) == t)
+    return sorted(t for t in out if t not in skip and words(t) and " ".join(words(t)) == t and not function_term(t.split(" ")))
 
 
 def _surface(lang_texts: Sequence[str], gram: str) -> str:
@@ -289,7 +297,7 @@ def _texts(printed: Sequence[Printed], lang: str) -> tuple[list[_Text], Lexicon]
         newest = max(ps, key=lambda p: p.order)
         out.append(_Text(newest, min(p.date for p in ps), tuple(words(newest.english))))
     out.sort(key=lambda t: t.first)
-    return out, Lexicon.of([t.tokens_en for t in out], [frozenset(ngrams(t.printed.text)) for t in out])
+    return out, Lexicon.of([t.tokens_en for t in out], [t.printed.text for t in out])
 
 
 TERM_YEARS = (1, 2, 4, 8, 50)   # the newest years of a term's texts tried in turn, until MIN_CARDS texts
@@ -307,11 +315,11 @@ def _using(term_words: tuple[str, ...], texts: Sequence[_Text], lex: Lexicon) ->
 
 
 def _aligned(lex: Lexicon, term_words: tuple[str, ...], cards: list[int], start: int, end: int, longest: int,
-             avoid: frozenset[str], taken: frozenset[str]) -> Alignment | None:
+             avoid: frozenset[str], taken: frozenset[str], particles: frozenset[str] = frozenset()) -> Alignment | None:
     """The printed n-gram of the term on the texts `start` to `end` (`cards`: those of them
     whose English uses it): the best aligned that is a whole phrase of the term."""
     return align_terms([i - start for i in cards], lex.grams[start:end], longest, avoid, taken,
-                       lambda a: lex.whole_phrase(a.ngram, term_words, cards, start, end, avoid))
+                       lambda a: lex.whole_phrase(a.ngram, term_words, cards, start, end, avoid, particles))
 
 
 def mine_terms(printed: Sequence[Printed], terms: Sequence[str], languages: Sequence[str],
@@ -323,6 +331,7 @@ def mine_terms(printed: Sequence[Printed], terms: Sequence[str], languages: Sequ
     names: dict[str, list[TermName]] = defaultdict(list)
     for lang in languages:
         avoid = FUNCTION_WORDS.get(lang, frozenset())
+        particles = VERB_PARTICLES.get(lang, frozenset())
         texts, lex = _texts(printed, lang)
         if not texts:
             continue
@@ -341,7 +350,7 @@ def mine_terms(printed: Sequence[Printed], terms: Sequence[str], languages: Sequ
                 start = bisect.bisect_left(firsts, _years_before(newest, years))
                 cards = [i for i in with_term if i >= start]
                 if len(cards) >= MIN_CARDS:
-                    found = _aligned(lex, term_words, cards, start, len(texts), longest, avoid, kept)
+                    found = _aligned(lex, term_words, cards, start, len(texts), longest, avoid, kept, particles)
                     break
             if found is None:
                 continue
@@ -351,7 +360,7 @@ def mine_terms(printed: Sequence[Printed], terms: Sequence[str], languages: Sequ
             end = bisect.bisect_left(firsts, since)
             history: tuple[OldTerm, ...] = ()
             old_cards = [i for i in with_term if i < end]
-            old = _aligned(lex, term_words, old_cards, 0, end, longest, avoid, kept) \
+            old = _aligned(lex, term_words, old_cards, 0, end, longest, avoid, kept, particles) \
                 if len(old_cards) >= MIN_CARDS else None
             if old is not None and old.ngram not in found.ngram and found.ngram not in old.ngram:
                 old_with = [texts[i] for i in old_cards if old.ngram in lex.grams[i]]

@@ -15,7 +15,11 @@ Two alignments, both from the card files only:
   same cards: the n-gram (1 to 4 words) with the highest Dice coefficient between the cards whose
   English uses the term and the cards whose printed text has the n-gram, kept only when it is
   found on most of the term's cards and the term on most of the n-gram's cards (`MIN_COVER`,
-  `MIN_BACK`); nothing is guessed where the counts are weak.
+  `MIN_BACK`); nothing is guessed where the counts are weak. The n-gram must be the whole printed
+  phrase of the term (`Lexicon.whole_phrase`): not a part of a longer one, not a compound that
+  also prints a neighbouring English word ("Endsegments" is "end step", not "step"), not the stem
+  of a separable verb whose particle ends the clause ("fügt … zu" for "deal"); an English term of
+  function words only ("instead": "à la place") is no game term (`function_term`).
 """
 
 from __future__ import annotations
@@ -138,6 +142,8 @@ def shared_prefix(phrases: Sequence[str]) -> str | None:
 
 
 _CLAUSE = re.compile(r"[.,;:!?()\[\]\"„“”«»—•\n]+")
+# where a clause ends (a quotation or a parenthesis goes on within it: "ein Emblem mit „…“")
+_SENTENCE = re.compile(r"[.,;:!?—•\n]+")
 
 
 def _until_parameter(tokens: list[str]) -> list[str]:
@@ -238,12 +244,24 @@ def _function_words(gram: str, avoid: frozenset[str]) -> bool:
 
 # ------------------------------------------------------------------ whole phrases
 
-# English words that are no game term's part (`Lexicon.whole_phrase` leaves them out of the context)
+# English words that are no game term's part (`Lexicon.whole_phrase` leaves them out of the context):
+# articles, pronouns, prepositions, conjunctions, auxiliaries and the adverbs that join clauses
 ENGLISH_FUNCTION_WORDS = frozenset("""a an the of to in on at by for with from as and or but if this that these
     those it its you your their they them each any all is are be been was were has have had can may than then
-    into onto one""".split())
+    into onto one instead though although also only again not no so such there where when while unless""".split())
+
+
+def function_term(term: Sequence[str]) -> bool:
+    """Whether an English term is made of function words only ("instead", "as though"): it joins
+    clauses and names nothing, and the printed words aligned with it are a locution's content
+    word ("place" of "à la place"), not a term."""
+    return all(w in ENGLISH_FUNCTION_WORDS for w in term)
 CONTEXT_SHARE = 0.3   # a word on this share of a term's texts is of its context
 WHOLE_SHARE = 0.9     # a word next to the n-gram on this share of its texts belongs to the phrase
+SEPARATED_SHARE = 0.75  # a verb particle ending the n-gram's clause on this share of its texts: a separable verb
+OUTSIDE_MIN = 3       # a term's texts without the longer phrase, at least (else nothing tells them apart) …
+OUTSIDE_SHARE = 0.15  # … and at least this share of its texts
+OUTSIDE_COVER = 0.3   # the n-gram (or a form of it) printed on less than this share of them: the phrase's
 
 
 def _contains(word: str, part: str) -> bool:
@@ -275,15 +293,21 @@ class Lexicon:
     grams: tuple[frozenset[str], ...]
     en_index: Mapping[str, tuple[int, ...]]
     pr_index: Mapping[str, tuple[int, ...]]
+    sequences: tuple[tuple[str, ...], ...] = ()            # per text its English words in order
+    clauses: tuple[tuple[tuple[str, ...], ...], ...] = ()  # per text its printed clauses' words
     _dice: dict = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
-    def of(cls, english: Sequence[Sequence[str]], grams: Sequence[frozenset[str]]) -> "Lexicon":
+    def of(cls, english: Sequence[Sequence[str]], printed: Sequence[str]) -> "Lexicon":
+        """The lexicon of texts given by their English words and their printed texts."""
+        grams = tuple(frozenset(ngrams(text)) for text in printed)
         en = tuple(frozenset(t) for t in english)
         # a word joined by hyphens counts as its parts too ("Megamorph-Kosten": "kosten")
         pr = tuple(frozenset(w for g in gs if " " not in g for w in (g, *(g.split("-") if "-" in g else ())) if w)
                    for gs in grams)
-        return cls(en, pr, tuple(grams), _index(en), _index(pr))
+        clauses = tuple(tuple(tuple(found) for clause in _SENTENCE.split(text) if (found := words(clause)))
+                        for text in printed)
+        return cls(en, pr, grams, _index(en), _index(pr), tuple(tuple(t) for t in english), clauses)
 
     def texts_with(self, word: str) -> tuple[int, ...]:
         return self.en_index.get(word, ())
@@ -302,7 +326,7 @@ class Lexicon:
         return found
 
     def whole_phrase(self, gram: str, term: Sequence[str], cards: Sequence[int], start: int, end: int,
-                     avoid: frozenset[str]) -> bool:
+                     avoid: frozenset[str], particles: frozenset[str] = frozenset()) -> bool:
         """Whether the printed n-gram is a whole phrase the cards print for the English term
         (words `term`), judged on the term's texts `cards` (indexes from `start` to `end`) by
         the Dice coefficient of single words on the texts from `start` to `end`:
@@ -315,7 +339,12 @@ class Lexicon:
         - no printed word of the texts that goes best with another word of the English is part
           of it ("Karte" in "Standardland-Karte" for "basic land");
         - no word on nearly all of its texts stands next to it, nor a word of the term after a
-          function word (else it is cut from a longer one: "arrive sur le champ").
+          function word (else it is cut from a longer one: "arrive sur le champ");
+        - it does not print a longer English phrase rather than the term: where the term stands in
+          one phrase on nearly all of the n-gram's texts ("end step") and the term's other texts do
+          not print it, the n-gram is that phrase's ("Endsegments"), not the term's (`_phrase_only`);
+        - its clause does not end with one verb particle (`particles`) on most of its texts: that
+          is a separable verb's, the n-gram its stem ("fügt" of "fügt … Schaden zu", `_separated`).
         """
         share = CONTEXT_SHARE * len(cards)
         en_counts = Counter(w for i in cards for w in self.english[i])
@@ -353,7 +382,69 @@ class Lexicon:
             mine = max(self.dice(e, word, start, end) for e in term_en)
             return all(self.dice(e, word, start, end) < mine for e in others)
 
-        return not self._extended(gram, cards, avoid, fits)
+        if self._extended(gram, cards, avoid, fits):
+            return False
+        return not self._separated(gram, cards, particles) and not self._phrase_only(gram, term, cards, avoid)
+
+    def _separated(self, gram: str, cards: Sequence[int], particles: frozenset[str]) -> bool:
+        """Whether the clauses that print the n-gram end with one verb particle (`particles`, not a
+        word of the n-gram) on most of the term's texts that print it (`SEPARATED_SHARE`): the
+        n-gram is then the stem of a separable verb ("fügt" of "fügt einem Ziel 1 Schadenspunkt zu")."""
+        if not self.clauses or not particles:
+            return False
+        parts = tuple(gram.split(" "))
+        n = len(parts)
+        ends: Counter = Counter()
+        texts = 0
+        for i in cards:
+            found = set()
+            for clause in self.clauses[i]:
+                at = [k for k in range(len(clause) - n + 1) if clause[k:k + n] == parts]
+                if at:
+                    found.add(clause[-1] if at[-1] + n < len(clause) else "")
+            if found:
+                texts += 1
+                ends.update(found)
+        return any(word in particles and word not in parts and count >= SEPARATED_SHARE * texts
+                   for word, count in ends.items())
+
+    def _phrase_only(self, gram: str, term: Sequence[str], cards: Sequence[int], avoid: frozenset[str]) -> bool:
+        """Whether the n-gram prints a longer English phrase, not the term: the term stands in one
+        phrase (a word before or after it, or one past a function word) on nearly all of its texts
+        that print the n-gram, and its other texts (`OUTSIDE_MIN` at least) seldom print the n-gram
+        or a form of it (under `OUTSIDE_COVER`): "Endsegments" is printed where the English says
+        "end step", and where it says "upkeep step" or "draw step", another compound is."""
+        if not self.sequences:
+            return False
+        with_gram = [i for i in cards if gram in self.grams[i]]
+        if not with_gram:
+            return False
+        term = tuple(term)
+        counts: Counter = Counter()
+        for i in with_gram:
+            counts.update(_neighbour_phrases(term, self.sequences[i]))
+        content = [w for w in gram.split(" ") if w not in avoid]
+        for phrase, count in counts.items():
+            if count < WHOLE_SHARE * len(with_gram):
+                continue
+            using = self._using(term)
+            outside = [i for i in using if not _says(phrase, self.sequences[i])]
+            if len(outside) < max(OUTSIDE_MIN, OUTSIDE_SHARE * len(using)):
+                continue
+            printed = sum(1 for i in outside if gram in self.grams[i]
+                          or all(any(_contains(w, part) for w in self.printed[i]) for part in content))
+            if printed < OUTSIDE_COVER * len(outside):
+                return True
+        return False
+
+    def _using(self, term: tuple[str, ...]) -> tuple[int, ...]:
+        """Every text (of all years) whose English uses the term."""
+        key = ("using", term)
+        found = self._dice.get(key)
+        if found is None:
+            maybe = sorted({i for f in _forms(term[-1]) for i in self.en_index.get(f, ())})
+            found = self._dice[key] = tuple(i for i in maybe if uses(term, self.sequences[i]))
+        return found
 
     def _extended(self, gram: str, cards: Sequence[int], avoid: frozenset[str], fits: Callable[[str], bool]) -> bool:
         """Whether a word (not a function word) stands right before or after the n-gram on nearly
@@ -380,6 +471,43 @@ class Lexicon:
                         found.add((h, a))
             counts.update(found)
         return any(c >= WHOLE_SHARE * len(with_gram) and (not word or fits(word)) for (h, word), c in counts.items())
+
+
+def _forms(word: str) -> tuple[str, ...]:
+    return (word, word + "s", word + "es")
+
+
+def _occurrences(term: tuple[str, ...], tokens: Sequence[str]) -> Iterator[int]:
+    """Where the English `tokens` use the term (its last word also with a plural -s)."""
+    n = len(term)
+    for i in range(len(tokens) - n + 1):
+        if tuple(tokens[i:i + n - 1]) == term[:-1] and tokens[i + n - 1] in _forms(term[-1]):
+            yield i
+
+
+def _neighbour_phrases(term: tuple[str, ...], tokens: Sequence[str]) -> set[tuple[str, ...]]:
+    """The longer phrases the term stands in in one English text: with the word before or after
+    it, or with a word and the function word between ("enters the battlefield")."""
+    out: set[tuple[str, ...]] = set()
+    n = len(term)
+    for i in _occurrences(term, tokens):
+        before = tuple(tokens[max(0, i - 2):i])
+        after = tuple(tokens[i + n:i + n + 2])
+        if before and before[-1] not in ENGLISH_FUNCTION_WORDS:
+            out.add(before[-1:] + term)
+        elif len(before) == 2 and before[0] not in ENGLISH_FUNCTION_WORDS:
+            out.add(before + term)
+        if after and after[0] not in ENGLISH_FUNCTION_WORDS:
+            out.add(term + after[:1])
+        elif len(after) == 2 and after[1] not in ENGLISH_FUNCTION_WORDS:
+            out.add(term + after)
+    return out
+
+
+def _says(phrase: tuple[str, ...], tokens: Sequence[str]) -> bool:
+    """Whether English `tokens` hold a phrase (each of its words also with a plural -s)."""
+    n = len(phrase)
+    return any(all(t in _forms(w) for t, w in zip(tokens[i:i + n], phrase)) for i in range(len(tokens) - n + 1))
 
 
 def _index(sets: Sequence[frozenset[str]]) -> dict[str, tuple[int, ...]]:
