@@ -271,3 +271,10 @@ def test_the_terms_to_align_leave_out_the_function_words(seed):
     kb = load_knowledge_base(seed)
     terms = english_terms(kb, ["instead", "as though", "mana value"], [])
     assert "mana value" in terms and "instead" not in terms and "as though" not in terms
+
+
+@pytest.mark.parametrize("lang,english,wrong", [("fr", "instead", "place"), ("de", "deal", "fügt"), ("de", "step", "Endsegments"),
+                                               ("fr", "as though", "comme")])
+def test_the_committed_file_has_none_of_the_wrong_terms(lang, english, wrong):
+    term = OFFICIAL.term(english)
+    assert term is None or term.name(lang) is None or term.name(lang).term != wrong
