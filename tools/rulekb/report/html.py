@@ -1,7 +1,8 @@
 """Pipeline stage 6 of 6 (load -> validate -> link -> check -> render -> report): the standalone
 HTML report (`rulekb check --format html`, ``reports/qa.html``).
 
-One page, no remote assets: the verdict, the coverage chart (inline SVG) and table, then per
+One page, no remote assets: the verdict, the coverage chart (inline SVG) and table, the keyword
+rules' official names and reminder texts per language (figures, the rules no card prints folded), then per
 language every finding by rule and text with the English beside the translation, then the
 waived findings. The shape is the template ``templates/reports/qa.html.j2`` (with the pieces
 ``qa/parts.html.j2``, ``qa/chart.svg.j2`` and ``qa/style.css.j2`` that the site's status pages
@@ -14,7 +15,8 @@ import dataclasses
 from dataclasses import dataclass
 
 from ..check import CheckResult
-from ..check.view import Counts, Group, Index, Words, chart, count_words, counts, groups, localised, row_key
+from ..check.view import (Counts, Group, Index, Words, chart, count_words, counts, groups, keyword_words, localised,
+                          row_key)
 from ..models import KnowledgeBase, Speaker
 from ..render.templating import template
 
@@ -50,12 +52,16 @@ def to_html(result: CheckResult, kb: KnowledgeBase, speaker: Speaker | None = No
         sections.append(LanguageSection(lang, ix.endonym(lang), c, count_words(speaker, c), tuple(groups(findings, ix, lang, speaker)),
                                         Words.of(ix, lang, speaker)))
     coverage = result.coverage
+    number = getattr(speaker, "number", str)   # a UI formats counts in its locale
+    keywords = [(ix.endonym(lang), keyword_words(speaker, cell, speaker.language_name(lang) if speaker is not None
+                                                 else ix.name(lang), number), cell.unprinted)
+                for lang, cell in sorted(coverage.keywords.items())]
     return template(TEMPLATE).render(
         _=say, report_lang=getattr(speaker, "lang", "en"), result=result,
         total_words=count_words(speaker, counts(result.findings), len(result.waived)), chart=chart(coverage, titles, None, say),
         percent=speaker.percent if speaker is not None else "{}%".format,
         names=[ix.endonym(lang) for lang in coverage.languages],
         rows=[(titles[row_key(row)], [row.cells[lang] for lang in coverage.languages]) for row in coverage.rows],
-        totals=[coverage.totals[lang] for lang in coverage.languages],
+        totals=[coverage.totals[lang] for lang in coverage.languages], keywords=keywords,
         languages=sections, waived=[(dataclasses.replace(w, finding=localised((w.finding,), speaker, ix)[0]),
                                      ix.label(w.finding.entry, speaker)) for w in result.waived])
