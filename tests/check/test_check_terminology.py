@@ -161,6 +161,30 @@ def test_missing_term(lang, english, text, expected):
         assert "'pay'" in issues[0].message
 
 
+SEPARABLE = [
+    # a German separable verb split at the end of its clause, or joined, is the term (issue 28)
+    ("Discard a land card.", "Wirf eine Länderkarte ab.", False),
+    ("Discard a land card, then reveal the top card of your library.",
+     "Wirf eine Länderkarte ab und decke dann die oberste Karte deiner Bibliothek auf.", False),
+    ("You may discard a land card to cast it.", "Du kannst eine Länderkarte abwerfen, um sie zu wirken.", False),
+    ("You may discard a land card to cast it.", "Um sie zu wirken, hast du eine Länderkarte abzuwerfen.", False),
+    ("Reveal the top card of your library.", "Du deckst die oberste Karte deiner Bibliothek auf.", False),
+    ("A land card was discarded this turn.", "In diesem Zug wurde eine Länderkarte abgeworfen.", False),
+    # another verb, or the verb without its particle, still lacks the term
+    ("Discard a land card.", "Lege eine Länderkarte ab.", True),
+    ("Discard a land card.", "Wirf eine Länderkarte weg.", True),
+    ("Reveal the top card of your library.", "Zeige die oberste Karte deiner Bibliothek.", True),
+    ("Reveal the top card of your library.", "Lege die oberste Karte deiner Bibliothek auf den Stapel.", True),
+]
+
+
+@pytest.mark.parametrize("english,text,expected", SEPARABLE)
+def test_a_split_separable_verb_is_no_missing_term(english, text, expected):
+    issues = codes_for("terminology.missing-term", "de", text, english)
+    assert bool(issues) is expected, issues
+    assert codes_for("terminology.case", "de", text, english) == []
+
+
 def test_a_term_the_english_gained_since_the_translation_is_the_stale_findings():
     """The English now says 'spell' where the English the German was made from said 'card': the
     stale finding says what changed; the German lacks no term of its own English."""

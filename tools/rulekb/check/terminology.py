@@ -576,7 +576,11 @@ def case(t: Text, data: Data) -> Iterator[Flag]:
         if not locale.nouns_capitalised and _in_name(t.text, m.start, m.end):
             continue  # part of a name ("Library of Alexandria", "Elephant Graveyard")
         key = " ".join(found.casefold().split())
-        expected = next((f for f in m.term.forms if " ".join(f.casefold().split()) == key), m.term.text)
+        expected = next((f for f in m.term.forms if " ".join(f.casefold().split()) == key), None)
+        if expected is None:   # a form the termbase need not list ("Wirf … ab" of 'abwerfen'): as the term is cased
+            expected = (found[:1].upper() if m.term.text[:1].isupper() else found[:1].lower()) + found[1:]
+            if found == expected:
+                continue
         if found[1:] == expected[1:]:  # only the first letter differs
             upper = found[:1].isupper()
             if upper and (locale.nouns_capitalised or _SENTENCE_START.search(t.text[: m.start])):
