@@ -418,7 +418,8 @@ def test_a_fix_keeps_the_form_of_the_word_it_replaces(found, term, forms, replac
 
 
 @pytest.mark.parametrize("lang, concept, note", [
-    ("fr", "«\u00a0lancer\u00a0»", "les textes des cartes françaises écrivent «\u00a0lancer\u00a0» pour les sorts"),
+    ("fr", "«\u00a0lancer\u00a0»", "les cartes françaises impriment «\u00a0lancer\u00a0» pour les sorts et réservent "
+                                  "«\u00a0jouer\u00a0» aux terrains"),
     ("de", "„wirken“", "französische Kartentexte schreiben „lancer“ für Zaubersprüche"),   # the German reader's term
     ("en", "'cast'", "French card texts write 'lancer' for spells"),
 ])
@@ -436,6 +437,23 @@ def test_a_deprecated_term_reads_in_the_readers_language_its_concept_and_its_not
     assert f"{concept} —" in text and note in text
     # "the English does not speak of 'cast' here", quoted as the reader's language quotes
     assert quoted("cast", lang) in text.split(" — ", 1)[1]
+
+
+def test_the_french_finding_on_rejouer_reads_as_french():
+    """'rejouer' for "cast it again": the French reader is told, in French, that 'jouer' is the
+    deprecated word for casting and to write 'relancer' (issue 28)."""
+    from conftest import ROOT
+    from rulekb.i18n import load_ui
+    from rulekb.models import Language
+    issue = codes_for("terminology.deprecated", "fr", "Vous pouvez utiliser la capacité de pistage pour la rejouer.",
+                      "You may use the retrace ability to cast it again.")[0]
+    reader = load_ui(ROOT, Language("fr", "fr", "fr", "fr_FR"))
+    message, fix = issue.msg.render(reader), issue.fix.render(reader)
+    nb = "\u00a0"
+    assert (f"emploie «{nb}rejouer{nb}» (" in message
+            and f"un terme déconseillé en français pour dire «{nb}lancer{nb}» — les cartes françaises impriment "
+                f"«{nb}lancer{nb}» pour les sorts et réservent «{nb}jouer{nb}» aux terrains" in message), message
+    assert fix.startswith(f"écrivez plutôt «{nb}relancer{nb}»"), fix
 
 
 @pytest.mark.parametrize("lang,text,uses", [
