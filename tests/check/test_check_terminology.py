@@ -439,6 +439,25 @@ def test_a_deprecated_term_reads_in_the_readers_language_its_concept_and_its_not
     assert quoted("cast", lang) in text.split(" — ", 1)[1]
 
 
+@pytest.mark.parametrize("lang, expected, forms", [
+    ("fr", "«\u00a0se défausser\u00a0»", "«\u00a0se défausser\u00a0», «\u00a0défausser\u00a0»"),
+    ("de", "„abwerfen“", "„abwerfen“, „abwirfst“"),
+])
+def test_a_missing_term_is_quoted_as_the_reader_quotes(lang, expected, forms):
+    """The expected term and its forms in the reader's quotation marks, not the English '…' (issue 28.6)."""
+    from conftest import ROOT
+    from rulekb.i18n import load_ui
+    from rulekb.models import Language
+    english = "you must pay its mana cost as well as discard a land card."
+    text = {"fr": "vous devez payer son coût de mana et une carte de terrain.",
+            "de": "musst du sowohl ihre Manakosten bezahlen als auch eine Länderkarte."}[lang]
+    [issue] = codes_for("terminology.missing-term", lang, text, english)
+    reader = load_ui(ROOT, Language(lang, lang, lang, {"de": "de_DE", "fr": "fr_FR"}[lang]))
+    message, fix = issue.msg.render(reader), issue.fix.render(reader)
+    assert expected in message and forms in message and expected in fix, (message, fix)
+    assert "'" not in message.replace("l’", "") + fix.split("(", 1)[0], (message, fix)
+
+
 def test_the_french_finding_on_rejouer_reads_as_french():
     """'rejouer' for "cast it again": the French reader is told, in French, that 'jouer' is the
     deprecated word for casting and to write 'relancer' (issue 28)."""

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from ..cardnames import inside
-from ..models import M_, SOURCE_LANGUAGE, InLanguages, Message, Severity, UnitKind
+from ..models import M_, SOURCE_LANGUAGE, InLanguages, Message, Quoted, QuotedEach, Severity, UnitKind
 from ..phraseology import RARE_SHARE
 from ..termbase import Term, Termbase, TermMatch
 from .base import Check, Context, Issue, UnitText, quote
@@ -65,8 +65,8 @@ _KIND_NAMES = {"keyword": M_("keyword"), "action": M_("keyword action"), "term":
 _GENDER_NAME = {"m": M_("masculine"), "f": M_("feminine"), "n": M_("neuter")}
 
 
-def _term_label(term: Term) -> str:
-    return f"'{term.text}'"
+def _term_label(term: Term) -> Quoted:
+    return Quoted(term.text)
 
 
 def _group(matches: tuple[TermMatch, ...]) -> dict[tuple[str, str], list[TermMatch]]:
@@ -102,7 +102,7 @@ def missing_term(t: Text, data: Data) -> Iterator[Flag]:
             continue
         seen.add(m.concept_id)
         expected = data.termbase.preferred(concept.id, t.lang) or targets[0]
-        forms = ", ".join(f"'{f}'" for f in expected.forms[:4])
+        forms = QuotedEach(expected.forms[:4])
         said = en_text[m.start:m.end]
         yield flag(M_("{label}: the English says '{said}' (“{context}”) but the text in {lang} has no term "
                              "for it: expected {term} ({forms} …)", label=t.label, said=said,
@@ -445,7 +445,8 @@ def _official_spelling(ctx: Context, lang: str, concept_id: str, used: list[str]
     printed = {text: ctx.phraseology.printed(lang, (text, *terms[text].forms)) if text in terms else 0 for text in used}
     best = max(used, key=lambda k: (printed[k], -used.index(k)))
     if printed[best] and sum(printed.values()) - printed[best] < RARE_SHARE * sum(printed.values()):
-        counts = ", ".join(f"'{k}' {printed[k]}×" for k in sorted(used, key=lambda k: -printed[k]))
+        ranked = sorted(used, key=lambda k: -printed[k])
+        counts = QuotedEach(tuple(ranked), tuple(printed[k] for k in ranked))
         return best, M_(" (official card texts quoted in translations/phraseology.yaml: {counts})", counts=counts)
     return None, ""
 
@@ -481,7 +482,8 @@ def inconsistent(ctx: Context) -> Iterator[Issue]:
                 where = M_("{units} and {more} more", units=where, more=len(standard_units) - 3)
             standard_term = _replacement(ctx.termbase, concept_id, lang, standard)
             if standard is None:
-                spellings = ", ".join(f"'{k}' ({units[k]}×)" for k in sorted(by_term, key=order.index))
+                ranked = sorted(by_term, key=order.index)
+                spellings = QuotedEach(tuple(ranked), tuple(units[k] for k in ranked))
                 fix: Message = M_("use one term for one concept; the texts in {lang} write {spellings}, and neither "
                                   "the termbase nor the official card texts decide between them: choose the one "
                                   "official cards print and mark it preferred in translations/termbase.yaml",
