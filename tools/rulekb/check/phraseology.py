@@ -126,9 +126,10 @@ def retired(t: Text, data: Data) -> Iterator[Flag]:
         else:
             fix = M_("reword it as today's official cards in {lang} word it; the phrase is retired "
                      "(translations/phraseology.yaml line {line})", lang=lang, line=verdict.frame.line)
-        fields = dict(label=t.label, written=occ.phrase(t.text), times=_times_in_text(n),
-                      context=quote(t.text, occ.start, occ.end), lang=lang, old=old.phrase, texts=Number(old.texts),
-                      since=since, today=today)
+        fields: dict[str, object] = {
+            "label": t.label, "written": occ.phrase(t.text), "times": _times_in_text(n), "lang": lang,
+            "context": quote(t.text, occ.start, occ.end), "old": old.phrase, "texts": Number(old.texts),
+            "since": since, "today": today}
         if old.recent:
             said = M_("{label} writes '{written}'{times} (“{context}”): official cards in {lang} wrote '{old}' in "
                       "{texts} texts, only {recent} of them printed since {since}{today}", recent=Number(old.recent),
