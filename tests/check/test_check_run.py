@@ -295,6 +295,25 @@ def test_one_defect_one_finding(items, merged):
             assert f.suggestion == f"{f.code} fix"
 
 
+@pytest.mark.parametrize("lang,reads", [
+    ("en", "terminology.zone says — also: terminology.deprecated says"),
+    ("de", "terminology.zone says — außerdem: terminology.deprecated says"),
+    ("fr", "terminology.zone says — de plus\u00a0: terminology.deprecated says"),
+])
+def test_a_merged_finding_joins_its_reasons_as_the_reader_writes(lang, reads):
+    """"… pour les terrains Aussi : …" ran two sentences together, and "Aussi" opening a French
+    sentence means "therefore": the reasons are joined by a dash."""
+    from conftest import ROOT
+    from rulekb.check import all_checks, merge_findings
+    from rulekb.i18n import load_ui
+    from rulekb.models import Language
+    order = {c.code: i for i, c in enumerate(all_checks())}
+    [merged] = merge_findings([_f("terminology.deprecated", "warning", (5, 12)), _f("terminology.zone", "error", (0, 20))],
+                              order)
+    reader = None if lang == "en" else load_ui(ROOT, Language(lang, lang, lang, {"de": "de_DE", "fr": "fr_FR"}[lang]))
+    assert merged.msg.render(reader) == reads
+
+
 def test_a_dropped_sentence_is_one_finding():
     """German and French that leave out the middle sentence (with its negation, its duration and
     three terms) gave seven findings, two of them errors: it is one error now."""

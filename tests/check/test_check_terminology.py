@@ -538,3 +538,37 @@ def test_a_stale_translation_is_fixed_after_todays_english(lang, text, fix):
                                     lang: (text, {"translated_from": english_hash(old)})}}))
     (issue,) = [i for i in run("terminology.deprecated", kb) if i.lang == lang]
     assert "does not speak of" not in issue.message and issue.suggestion.startswith(fix)
+
+
+def _reader(lang):
+    from conftest import ROOT
+    from rulekb.i18n import load_ui
+    from rulekb.models import Language
+    return load_ui(ROOT, Language(lang, lang, lang, {"de": "de_DE", "fr": "fr_FR"}[lang]))
+
+
+@pytest.mark.parametrize("lang,text,reads", [
+    # the kind's gender no longer meets a fixed article ("das englische Spielbegriff", "le action à mot-clé")
+    ("de", "Du kannst diese Karte von deinem graveyard wirken.",
+     "der englische Ausdruck „graveyard“ (Spielbegriff) steht unübersetzt im Text auf Deutsch"),
+    ("fr", "Une carte avec le pistage lancée depuis votre graveyard suit les règles.",
+     "le terme anglais « graveyard » (terme de jeu) n’est pas traduit dans le texte en français"),
+    ("fr", "Lancer un sort en utilisant sa capacité de Zurückverfolgen suit les règles.",
+     "le terme « Zurückverfolgen » (mot-clé, en allemand) figure dans le texte en français"),
+])
+def test_an_untranslated_term_reads_as_german_and_french(lang, text, reads):
+    [issue] = codes_for("terminology.untranslated", lang, text)
+    assert reads in issue.msg.render(_reader(lang)).replace("\u00a0", " ")
+
+
+@pytest.mark.parametrize("when,lang,reads", [
+    ("by 2026-01-16", "de", ", spätestens seit 2026-01-16 abgelöst"),
+    ("by 2026-01-16", "fr", ", hors d’usage au plus tard depuis 2026-01-16"),
+    ("by 2026-01-16", "en", ", retired by 2026-01-16"),
+    ("2009-07-11", "de", ", seit 2009-07-11 abgelöst"),
+    ("after 2009", "fr", ", abandonné après 2009"),
+])
+def test_when_a_term_was_retired_reads_in_the_readers_words(when, lang, reads):
+    """"by 2026-01-16" is the termbase's English: the German report said "abgelöst by 2026-01-16"."""
+    from rulekb.check.terminology import _retired
+    assert _retired(when).render(None if lang == "en" else _reader(lang)) == reads

@@ -317,7 +317,7 @@ def _merged(cluster: list[Finding], order: Mapping[str, int]) -> Finding:
     if len(cluster) == 1:
         return cluster[0]
     first, *others = sorted(cluster, key=lambda f: (_SEVERITY_ORDER[f.severity], order.get(f.code, len(order))))
-    msg = M_("{first} Also: {others}", first=first.msg or Message(first.message),
+    msg = M_("{first} — also: {others}", first=first.msg or Message(first.message),
              others=tuple(o.msg or Message(o.message) for o in others))
     if all(f.span is None for f in cluster):   # what is missing has no place (`_missing_sentences`)
         span, spans = None, ()

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from ..cardnames import inside
-from ..models import M_, SOURCE_LANGUAGE, InLanguages, Message, Quoted, QuotedEach, Severity, UnitKind
+from ..models import M_, MN_, SOURCE_LANGUAGE, InLanguages, Message, Quoted, QuotedEach, Severity, UnitKind
 from ..phraseology import RARE_SHARE
 from ..termbase import Term, Termbase, TermMatch
 from .base import Check, Context, Issue, UnitText, quote
@@ -313,12 +313,23 @@ def _discouraged(t: Text, data: Data, status: str, old_wording: bool) -> Iterato
             yield _discouraged_flag(t, data, concept_id, term, [m for m, _r in uses], uses[0][1], old_wording)
 
 
+def _retired(when: str) -> Message:
+    """When a term was retired, in the reader's words: "2009-07-11", "by 2026-01-16" (`RETIRED`)."""
+    if when.startswith("by "):
+        return M_(", retired by {when}", when=when[3:])
+    if when.startswith("before "):
+        return M_(", retired before {when}", when=when[7:])
+    if when.startswith("after "):
+        return M_(", retired after {when}", when=when[6:])
+    return M_(", retired {when}", when=when)
+
+
 def _discouraged_flag(t: Text, data: Data, concept_id: str, term: Term, uses: list[TermMatch],
                       reading: Reading | None, old_wording: bool) -> Flag:
     first = uses[0]
     found = t.text[first.start:first.end]
     times = M_(" ({n} times)", n=len(uses)) if len(uses) > 1 else ""
-    retired = M_(", retired {when}", when=term.retired) if term.retired else ""
+    retired = _retired(term.retired) if term.retired else ""
     context = quote(t.text, first.start, first.end)
     span = (first.start, first.end)
     spans = tuple((m.start, m.end) for m in uses) if len(uses) > 1 else ()   # what "(4 times)" counts
@@ -479,7 +490,8 @@ def inconsistent(ctx: Context) -> Iterator[Issue]:
             spelled = "', '".join(surface[:3])
             where: object = ", ".join(standard_units[:3])
             if len(standard_units) > 3:
-                where = M_("{units} and {more} more", units=where, more=len(standard_units) - 3)
+                where = MN_("{units} and {more} more", "{units} and {more} more", "more", units=where,
+                            more=len(standard_units) - 3)
             standard_term = _replacement(ctx.termbase, concept_id, lang, standard)
             if standard is None:
                 ranked = sorted(by_term, key=order.index)
