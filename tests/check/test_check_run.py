@@ -314,6 +314,23 @@ def test_a_merged_finding_joins_its_reasons_as_the_reader_writes(lang, reads):
     assert merged.msg.render(reader) == reads
 
 
+@pytest.mark.parametrize("code,index,suffix", [
+    ("staleness.stale", 0, "in a new canonical text"),          # the fix rewrites the text
+    ("staleness.stale", 1, "stays as it is"),
+    ("staleness.confirm", 0, None),    # confirming translated_from leaves the words as they are
+    ("staleness.untracked", 0, None),
+    ("structure.extra-unit", 0, None),   # "add the English original; the text stays as it is"
+])
+def test_a_published_text_gets_a_new_canonical_text_only_where_the_fix_rewrites_it(code, index, suffix):
+    """"confirm it by setting translated_from … (in a new canonical text; …)" contradicted itself."""
+    from rulekb.check import check, stamp_status
+    from rulekb.check.base import Issue
+    from rulekb.models import Message, Status
+    issue = Issue("de", "retrace.a", "f.yaml", 1, Message("it says"), Message("do this"), index=index)
+    fix = stamp_status(check(code), issue, Status.COMMUNITY).suggestion
+    assert fix == "do this" if suffix is None else (fix.startswith("do this (") and suffix in fix)
+
+
 def test_a_dropped_sentence_is_one_finding():
     """German and French that leave out the middle sentence (with its negation, its duration and
     three terms) gave seven findings, two of them errors: it is one error now."""

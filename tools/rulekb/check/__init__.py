@@ -197,17 +197,17 @@ def stamp(ctx: Context, check: AnyCheck, issue: Issue) -> Finding | None:
 def stamp_status(check: AnyCheck, issue: Issue, status: Status | None) -> Finding | None:
     """The finding of an issue: the check's code, the issue's severity (else the check's); None for
     an issue on a published English text (`asks_nothing`), but for the families that report on
-    one (`_ON_PUBLISHED_ENGLISH`). On a published translation, the fix goes into a new canonical
-    text. `status`: that of the text the issue is on (None: no text)."""
+    one (`_ON_PUBLISHED_ENGLISH`). On a published translation, a fix that rewrites the text goes
+    into a new canonical text (`edits_text`). `status`: that of the text the issue is on (None: no text)."""
     severity = issue.severity or check.severity
     fix = issue.fix
     if status in PUBLISHED and check.family not in _ON_PUBLISHED_ENGLISH:
         if asks_nothing(issue.lang, status):
             return None
-        if issue.index:
+        if check.edits_text and issue.index:
             fix = M_("{fix} (this published text is not the canonical one and stays as it is; should it become "
                      "canonical, make it so corrected, as a new text)", fix=fix)
-        else:
+        elif check.edits_text:
             fix = M_("{fix} (in a new canonical text; the published one stays as a variant with its source)", fix=fix)
     return Finding(check.code, severity, issue.lang, issue.entry, issue.file, issue.line, issue.msg.render(),
                    fix.render(), issue.msg, fix, (), issue.span, issue.spans, issue.english)

@@ -236,6 +236,7 @@ CHECKS = (
     Check("staleness.stale", "a translation was made from an English that has changed since (graded by the change)",
           Severity.ERROR, stale),
     Check("staleness.confirm", "a stale translation that already says what the English says now: to confirm",
-          Severity.INFO, confirm),
-    Check("staleness.untracked", "a translation does not record the English it was made from", Severity.WARNING, untracked),
+          Severity.INFO, confirm, edits_text=False),
+    Check("staleness.untracked", "a translation does not record the English it was made from", Severity.WARNING, untracked,
+          edits_text=False),
 )
