@@ -418,8 +418,8 @@ def test_a_fix_keeps_the_form_of_the_word_it_replaces(found, term, forms, replac
 
 
 @pytest.mark.parametrize("lang, concept, note", [
-    ("fr", "«\u00a0lancer\u00a0»", "les cartes françaises impriment «\u00a0lancer\u00a0» pour les sorts et réservent "
-                                  "«\u00a0jouer\u00a0» aux terrains"),
+    ("fr", "«\u00a0lancer\u00a0»", ("les cartes françaises impriment «\u00a0lancer\u00a0» pour les sorts et réservent "
+                                   "«\u00a0jouer\u00a0» aux terrains")),
     ("de", "„wirken“", "französische Kartentexte schreiben „lancer“ für Zaubersprüche"),   # the German reader's term
     ("en", "'cast'", "French card texts write 'lancer' for spells"),
 ])

@@ -34,7 +34,17 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from ..cardnames import inside
-from ..models import M_, MN_, SOURCE_LANGUAGE, InLanguages, Message, Quoted, QuotedEach, Severity, UnitKind
+from ..models import (
+    M_,
+    MN_,
+    SOURCE_LANGUAGE,
+    InLanguages,
+    Message,
+    Quoted,
+    QuotedEach,
+    Severity,
+    UnitKind,
+)
 from ..phraseology import RARE_SHARE
 from ..termbase import Term, Termbase, TermMatch
 from .base import Check, Context, Issue, UnitText, quote
