@@ -356,3 +356,20 @@ def test_the_profile_names_are_those_of_the_profiles():
     """The command line lists the profiles by `profile_names`, which imports no check."""
     from rulekb.check import profile_names, profiles
     assert profile_names() == tuple(profiles())
+
+
+@pytest.mark.parametrize("lang,reads", [
+    ("de", "um ihn kanonisch zu machen, ihn berichtigt als neuen Text ergänzen"),
+    ("fr", "pour le rendre canonique, ajoutez-le corrigé comme nouveau texte"),
+])
+def test_the_fix_of_a_published_variant_reads_as_german_and_french(lang, reads):
+    """"soll er kanonisch werden, dann berichtigt, als neuer Text" / "qu'il le devienne corrigé" read stiffly."""
+    from conftest import ROOT
+    from rulekb.check import check, stamp_status
+    from rulekb.check.base import Issue
+    from rulekb.i18n import load_ui
+    from rulekb.models import Language, Message, Status
+    issue = Issue("de", "retrace.a", "f.yaml", 1, Message("it says"), Message("do this"), index=1)
+    finding = stamp_status(check("staleness.stale"), issue, Status.COMMUNITY)
+    reader = load_ui(ROOT, Language(lang, lang, lang, {"de": "de_DE", "fr": "fr_FR"}[lang]))
+    assert reads in finding.fix.render(reader)
