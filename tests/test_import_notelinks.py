@@ -78,9 +78,11 @@ def test_the_ruling_english_is_canonical_the_seed_english_older_and_translations
 def test_the_qa_says_the_translations_are_stale_and_what_changed(linked):
     root, _report, kb = linked
     result = run_checks(kb, root, langs=["de", "fr"])
-    stale = [f for f in result.findings if f.code == "staleness.stale" and f.entry == "retrace.n1"]
-    assert {f.lang for f in stale} == {"de", "fr"}
-    assert all("'Playing' -> 'Casting'" in f.message for f in stale)
+    found = {f.lang: f for f in result.findings if f.code.startswith("staleness.") and f.entry == "retrace.n1"}
+    # the German still says "spielen": stale; the French already says "lancer", what the new English says:
+    # to be confirmed (issue 28.5), not rewritten
+    assert {lang: f.code for lang, f in found.items()} == {"de": "staleness.stale", "fr": "staleness.confirm"}
+    assert all("'Playing' -> 'Casting'" in f.message for f in found.values())
 
 
 def test_a_second_import_changes_nothing(linked, shared):

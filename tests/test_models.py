@@ -52,6 +52,9 @@ def _reader(lang):
     (Percent(0.854), "en", "85%"), (Percent(0.854), "de", "85\u00a0%"), (Percent(0.854), "fr", "85\u00a0%"),
     (Quoted("cast"), "en", "'cast'"), (Quoted("cast"), "de", "„cast“"), (Quoted("cast"), "fr", "«\u00a0cast\u00a0»"),
     (QuotedEach(("hand", "library")), "de", "„hand“, „library“"),
+    (QuotedEach(("lancez un sort", "lancer ce sort"), (1234, 436)), "fr",
+     "«\u00a0lancez un sort\u00a0» (1\u202f234×), «\u00a0lancer ce sort\u00a0» (436×)"),
+    (QuotedEach(("a", "b"), (1234, 2)), "en", "'a' (1,234×), 'b' (2×)"),
 ])
 def test_numbers_and_quotes_in_a_message_are_written_as_the_reader_writes_them(value, lang, written):
     """A French report says "2,1 fois", a German one "1.234 Zeichen"; words are quoted „…“ / « … »."""

@@ -182,6 +182,56 @@ def test_an_aligned_ngram_is_kept_only_when_it_is_the_whole_phrase_of_the_term()
     assert checked is not None and checked.ngram == "coût supplémentaire"
 
 
+def _lexicon(pairs):
+    from rulekb.importers.termalign import Lexicon, ngrams, words
+    return Lexicon.of([words(en) for en, _p in pairs], [frozenset(ngrams(p)) for _en, p in pairs])
+
+
+DRAWS = [("Draw a card.", "Ziehe eine Karte.")] * 40 + [("After combat, exile a card.", "Schicke nach dem Kampf eine Karte ins Exil.")] * 10
+
+
+@pytest.mark.parametrize("lang, pairs, term, gram, whole", [
+    # a compound joins the term's words: "draw" goes best with "Karte" on the cards, which it does not hold
+    ("de", [("After your draw step, exile a card.", "Schicke nach deinem Ziehsegment eine Karte ins Exil.")] * 5
+     + [("Skip your draw step, then exile a card.", "Überspringe dein Ziehsegment, dann schicke eine Karte ins Exil.")] * 5
+     + DRAWS, ("draw", "step"), "ziehsegment", True),
+    # one word shorter than the term's words translates one of them, not the term
+    ("fr", [("Create a Treasure token.", "Créez un jeton Trésor.")] * 5
+     + [("Create a Food token.", "Créez un jeton Nourriture.")] * 5
+     + [("Sacrifice a Treasure.", "Sacrifiez un Trésor.")] * 5, ("treasure", "token"), "trésor", False),
+    # a negation belongs to the phrase it stands before
+    ("fr", [("It deals 2 damage to any target.", "Il inflige 2 blessures à n'importe quelle cible.")] * 5
+     + [("It deals 3 damage to any target.", "Il inflige 3 blessures à n'importe quelle cible.")] * 5
+     + [("Destroy target creature.", "Détruisez la créature ciblée.")] * 5
+     + [("It deals 3 damage to target creature.", "Il inflige 3 blessures à la créature ciblée.")] * 5,
+     ("any", "target"), "importe quelle cible", False),
+])
+def test_a_whole_phrase_is_told_from_a_part_of_one(lang, pairs, term, gram, whole):
+    from rulekb.importers.official import FUNCTION_WORDS
+    from rulekb.importers.termalign import uses, words
+    lex = _lexicon(pairs)
+    cards = [i for i, (en, _p) in enumerate(pairs) if uses(term, words(en))]
+    assert lex.whole_phrase(gram, term, cards, 0, len(pairs), FUNCTION_WORDS[lang]) is whole
+
+
+def test_a_term_printed_inside_a_keyword_name_is_still_the_term():
+    """"cimetière" is the term of "graveyard" though "Déluge de cimetière" (gravestorm) holds it."""
+    from rulekb.importers.official import FUNCTION_WORDS
+    from rulekb.importers.termalign import align_terms, ngrams, words
+    pairs = ([("Return target card from your graveyard to your hand.",
+               "Renvoyez une carte ciblée depuis votre cimetière dans votre main.")] * 10
+             + [("Exile target card from a graveyard.", "Exilez une carte ciblée d'un cimetière.")] * 10
+             + [("Return target creature to its owner's hand.", "Renvoyez la créature ciblée dans la main de son propriétaire.")] * 10
+             + [("Draw a card.", "Piochez une carte.")] * 10)
+    lex = _lexicon(pairs)
+    cards = list(range(20))
+    grams = [frozenset(ngrams(p)) for _en, p in pairs]
+    found = align_terms(cards, grams, 3, FUNCTION_WORDS["fr"], taken=frozenset({"déluge de cimetière"}),
+                        accept=lambda a: lex.whole_phrase(a.ngram, ("graveyard",), cards, 0, len(pairs), FUNCTION_WORDS["fr"]))
+    assert found is not None and found.ngram == "cimetière"
+    assert " ".join(words("Déluge de cimetière")) == "déluge de cimetière"
+
+
 def test_a_keyword_of_an_activated_ability_gives_its_name():
     lines = list(keyword_lines("{3}{G}: Monstrosity 3. (If this creature isn't monstrous, put three +1/+1 counters on it.)",
                                "{3}{G} : Monstruosité 3. (Si cette créature n'est pas monstrueuse, mettez trois marqueurs "

@@ -8,14 +8,15 @@ import json
 import re
 import shutil
 from pathlib import Path
+from types import MappingProxyType
 
 import pytest
 import yaml
 
 from conftest import DATA, ROOT
 from rulekb.diagnostics import DataError
-from rulekb.termbase import load_termbase
 from rulekb.knowledge import load_knowledge_base
+from rulekb.termbase import Concept, Term, Termbase, load_termbase, separable
 
 
 @pytest.fixture(scope="module")
@@ -154,6 +155,86 @@ def test_find_terms_of_some_concepts(tb, lang, text, concepts, expected):
     assert found == expected
     whole = [(text[m.start:m.end], m.concept_id) for m in tb.find_terms(text, lang) if m.concept_id in concepts]
     assert found == whole
+
+# ---------------------------------------------------------------- German separable verbs
+
+
+def _verb(text, *forms, status="preferred"):
+    return Term(text, status, (text, *forms), None, "abwerfen" if status == "deprecated" else None, None,
+                "test: made in the test")
+
+
+@pytest.mark.parametrize("text,forms,particle", [
+    ("abwerfen", ("abwirfst", "abwirft", "abgeworfen"), "ab"),
+    ("zurückbringen", (), "zurück"),   # not "zu" + "rückbringen"
+    ("ablegen", (), "ab"),
+    ("aufdecken", ("aufdeckst", "aufgedeckt"), "auf"),
+    ("antworten", ("geantwortet",), None),   # the participle shows "an" belongs to the stem
+    ("bezahlen", (), None),
+    ("offenbaren", (), None),   # "offen" is no particle: "offenbart"
+    ("ins Exil schicken", (), None),
+    ("Ausgraben", (), None),   # a keyword, a noun
+])
+def test_which_terms_are_separable_verbs(text, forms, particle):
+    found = separable(_verb(text, *forms), "de")
+    assert (found.particle if found else None) == particle
+    assert separable(_verb(text, *forms), "fr") is None
+
+
+def test_the_forms_of_a_separable_verb():
+    """Irregular forms come from the termbase ("abwirft"), regular ones are derived."""
+    strong = separable(_verb("abwerfen", "abwirfst", "abwirft", "abgeworfen"), "de")
+    assert {"wirfst", "wirft", "wirf", "werfen"} <= set(strong.split)
+    assert "abzuwerfen" in strong.joined and not any(f.startswith("abge") for f in strong.joined)
+    weak = separable(_verb("ablegen"), "de")
+    assert {"lege", "legst", "legt", "leg", "legen"} <= set(weak.split)
+    assert {"abzulegen", "abgelegt", "ablegt"} <= set(weak.joined)
+
+
+SEPARABLE_TB = Termbase((
+    Concept("discard", "action", None, MappingProxyType({}), MappingProxyType({
+        "de": (_verb("abwerfen", "abwirfst", "abwirft", "abgeworfen"),)}), "test: made in the test"),
+    Concept("return", "action", None, MappingProxyType({}), MappingProxyType({
+        "de": (_verb("zurückbringen", "zurückgebracht"),)}), "test: made in the test"),
+    Concept("put-down", "action", None, MappingProxyType({}), MappingProxyType({
+        "de": (_verb("ablegen"),)}), "test: made in the test"),
+    Concept("reveal", "action", None, MappingProxyType({}), MappingProxyType({
+        "de": (_verb("aufdecken"), _verb("vorzeigen", "vorgezeigt", status="deprecated"))}), "test: made in the test"),
+))
+
+
+@pytest.mark.parametrize("text,expected", [
+    # the verb split at the end of a main clause, with or without more after it
+    ("Wirf eine Karte ab.", [("Wirf", "discard")]),
+    ("Er wirft zwei Karten ab und zieht dann.", [("wirft", "discard")]),
+    ("Du wirfst sie ab, dann ziehst du.", [("wirfst", "discard")]),
+    ("Bringe die Kreatur auf die Hand ihres Besitzers zurück.", [("Bringe", "return")]),
+    ("Er bringt sie zurück", [("bringt", "return")]),
+    ("Lege eine Karte ab.", [("Lege", "put-down")]),
+    ("Decke die oberste Karte deiner Bibliothek auf.", [("Decke", "reveal")]),
+    # joined: zu-infinitive, participle, subordinate clause
+    ("um eine Karte abzuwerfen", [("abzuwerfen", "discard")]),
+    ("Die Karte wurde abgeworfen.", [("abgeworfen", "discard")]),
+    ("um sie zurückzubringen", [("zurückzubringen", "return")]),
+    ("nachdem sie abgelegt wurde", [("abgelegt", "put-down")]),
+    ("wenn er eine Karte ablegt", [("ablegt", "put-down")]),
+    # a different verb, or the verb without its particle, is not the term
+    ("Zieh eine Karte ab.", []),
+    ("Er wirft eine Karte in die Luft.", []),
+    ("Lege die Karte auf den Stapel.", []),   # "auf" is a preposition here
+    ("Wirf eine Karte weg.", []),
+    ("Er wirft eine Karte. Dann legt er ab.", [("legt", "put-down")]),   # "ab" is not in the clause of "wirft"
+    ("Bringe sie auf die Hand, zurück bleibt nichts.", []),
+    # a discouraged verb is found joined only: its fix rewrites one word
+    ("Zeige die Karte vor.", []),
+    ("um sie vorzuzeigen", [("vorzuzeigen", "reveal")]),
+])
+def test_find_separable_verbs(text, expected):
+    assert [(text[m.start:m.end], m.concept_id) for m in SEPARABLE_TB.find_terms(text, "de")] == expected
+    # asked for these concepts only, the same occurrences
+    some = frozenset(c for _s, c in expected)
+    assert [(text[m.start:m.end], m.concept_id) for m in SEPARABLE_TB.find_terms(text, "de", some)] == expected
+
 
 def test_preferred(tb):
     assert tb.preferred("land-card", "de").text == "Länderkarte"

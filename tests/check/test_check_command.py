@@ -103,7 +103,7 @@ def test_check_lang_fr_speaks_french(capsys, tmp_path):
 
 @pytest.mark.parametrize("lang, said", [
     ("de", r"qa\.txt geschrieben: \d+ Befunde? \(\d+ Fehler\), \d+ ausgenommen; Exit-Code 1"),
-    ("fr", r"écriture de .*\u00a0: \d+ constats? \(\d+ erreurs?\), \d+ exemptés?\u202f; code de sortie 1"),
+    ("fr", r"rapport écrit dans .*\u00a0: \d+ constats? \(\d+ erreurs?\), \d+ exemptés?\u202f; code de sortie 1"),
 ])
 def test_the_summary_of_a_written_report_speaks_the_language_of_the_report(capsys, tmp_path, lang, said):
     project = _project_with_catalogs(tmp_path)

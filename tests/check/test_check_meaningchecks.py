@@ -4,6 +4,8 @@ faithful translation of every row of test_check_meaningpairs draws no error from
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from qa_kb import findings, one_text, run
 from rulekb.check import TextCheck, all_checks, check
@@ -124,3 +126,16 @@ def test_a_word_said_in_place_of_another_is_one_finding(lang, english, text, exp
     code, also = expected
     assert [(f.code, f.severity) for f in found] == [(code, Severity.ERROR)], [f.message for f in found]
     assert also <= set(found[0].also) and found[0].span is not None
+
+
+@pytest.mark.parametrize("lang,text,reads", [
+    ("en", "Opfere eine Kreatur.", "says whose control it is under (“you control”); the text in German leaves it out"),
+    ("de", "Opfere eine Kreatur.", "sagt, wer es kontrolliert („you control“); der Text auf Deutsch lässt das weg"),
+    ("fr", "Sacrifiez une créature.", "dit qui le contrôle (« you control ») ; le texte en français l’omet"),
+])
+def test_a_dropped_qualifier_names_the_english_words_once(lang, text, reads):
+    """The label said "(“you control”)" and the message quoted the English words again: "(„you control“) („you control“)"."""
+    target = "de" if lang == "en" else lang
+    (issue,) = run("meaning.dropped", one_text(target, text, "Sacrifice a creature you control."))
+    written = issue.msg.render(None if lang == "en" else _ui(lang)).replace("\u00a0", " ").replace("\u202f", " ")
+    assert reads in written and len(re.findall(r"\([“„«] ?you control", written)) == 1, written

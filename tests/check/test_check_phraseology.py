@@ -61,7 +61,7 @@ def test_unofficial(lang, text, official):
     assert bool(found) is (official is not None)
     if official:
         assert official in found[0].message and "official" in found[0].message
-        assert re.search(r"\(\d+×\)", found[0].message)          # how often official cards write it
+        assert re.search(r"\([\d,]+×\)", found[0].message)       # how often official cards write it (1,479×)
         assert "translations/phraseology.yaml line " in found[0].suggestion
         # a preposition of the same meaning is the fix; a verb depends on the meaning: no fix prescribed
         zone = any(z in official for z in ("Friedhof", "Hand", "Bibliothek", "cimetière", "main", "pile", "bibliothèque", "exil",
@@ -75,8 +75,8 @@ def test_the_message_quotes_the_official_count_from_the_data():
     usual = data.frame("de", "zone", "deinem friedhof").variant("aus")
     old = data.frame("de", "zone", "deinem friedhof").variant("von")
     [issue] = issues("phraseology.unofficial", "de", "Du kannst diese Karte von deinem Friedhof wirken.")
-    assert f"official cards in German write 'aus deinem Friedhof' ({usual.texts}×)" in issue.message
-    expected = f"only {old.texts}× (last printed {old.last[:4]})" if old else "never 'von deinem Friedhof'"
+    assert f"official cards in German write 'aus deinem Friedhof' ({usual.texts:,}×)" in issue.message
+    expected = f"only {old.texts:,}× (last printed {old.last[:4]})" if old else "never 'von deinem Friedhof'"
     assert expected in issue.message
 
 
@@ -104,7 +104,21 @@ def test_retired(lang, text, official):
     assert bool(found) is (official is not None)
     if official:
         assert official in found[0].message + found[0].suggestion
-        assert re.search(r"in \d+ texts, only \d+ of them printed since \d{4}", found[0].message)
+        # "only 0 of them" reads as a slip: none
+        assert re.search(r"in [\d,]+ texts, (?:only [1-9]\d* of them|none of them) printed since \d{4}", found[0].message)
+
+
+def test_a_retired_phrase_reads_in_french_with_french_quotes_and_numbers():
+    """The French report quotes the official forms « … » with their counts, and says "aucun" where
+    no card printed the old phrase recently (issue 28.6)."""
+    from conftest import ROOT
+    from rulekb.i18n import load_ui
+    from rulekb.models import Language
+    found = issues("phraseology.retired", "fr", "Vous pouvez jouer ce sort.")[0]
+    assert "none of them printed since" in found.message
+    text = found.msg.render(load_ui(ROOT, Language("fr", "fr", "fr", "fr_FR")))
+    assert "dont aucun n’a été imprimé depuis" in text and "'" not in text.replace("l’", ""), text
+    assert re.search(r"elles écrivent «\u00a0lancez un sort\u00a0» \(\d+×\)", text), text
 
 
 def test_one_finding_per_phrase_and_text_with_how_often():

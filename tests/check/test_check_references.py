@@ -118,3 +118,23 @@ def test_a_text_without_three_digits_has_no_reference(text):
     such a text has no rule reference."""
     if find_references(text):
         assert _SECTION_DIGITS.search(text)
+
+
+def _reader(lang):
+    from conftest import ROOT
+    from rulekb.i18n import load_ui
+    from rulekb.models import Language
+    return load_ui(ROOT, Language(lang, lang, lang, {"de": "de_DE", "fr": "fr_FR"}[lang]))
+
+
+@pytest.mark.parametrize("lang,english,text,reads", [
+    # a number the English has not: "dem Text auf Deutsch hat" and "au texte en français, a" were no sentences
+    ("de", "Draw two cards.", "Ziehe 2 Karten.", "im Text auf Deutsch steht 2, was das Englische nicht hat"),
+    ("fr", "Draw two cards.", "Piochez 2 cartes.", "dans le texte en français, il y a 2 que l’anglais n’a pas"),
+    ("de", "Pay {2}.", "Bezahle {3}.", "im Text auf Deutsch fehlt {2}, und es steht {3} darin, was das Englische nicht hat"),
+    ("fr", "Pay {2}.", "Payez {3}.", "dans le texte en français, il manque {2} et il y a {3} que l’anglais n’a pas"),
+    ("fr", "Pay {2}.", "Payez.", "dans le texte en français, il manque {2}"),
+])
+def test_a_numbers_finding_reads_as_german_and_french(lang, english, text, reads):
+    [issue] = [i for i in run("numbers.mismatch", one_text(lang, text, english)) if i.lang == lang]
+    assert reads in issue.msg.render(_reader(lang)).replace("\u00a0", " ")

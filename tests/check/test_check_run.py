@@ -295,6 +295,42 @@ def test_one_defect_one_finding(items, merged):
             assert f.suggestion == f"{f.code} fix"
 
 
+@pytest.mark.parametrize("lang,reads", [
+    ("en", "terminology.zone says — also: terminology.deprecated says"),
+    ("de", "terminology.zone says — außerdem: terminology.deprecated says"),
+    ("fr", "terminology.zone says — de plus\u00a0: terminology.deprecated says"),
+])
+def test_a_merged_finding_joins_its_reasons_as_the_reader_writes(lang, reads):
+    """"… pour les terrains Aussi : …" ran two sentences together, and "Aussi" opening a French
+    sentence means "therefore": the reasons are joined by a dash."""
+    from conftest import ROOT
+    from rulekb.check import all_checks, merge_findings
+    from rulekb.i18n import load_ui
+    from rulekb.models import Language
+    order = {c.code: i for i, c in enumerate(all_checks())}
+    [merged] = merge_findings([_f("terminology.deprecated", "warning", (5, 12)), _f("terminology.zone", "error", (0, 20))],
+                              order)
+    reader = None if lang == "en" else load_ui(ROOT, Language(lang, lang, lang, {"de": "de_DE", "fr": "fr_FR"}[lang]))
+    assert merged.msg.render(reader) == reads
+
+
+@pytest.mark.parametrize("code,index,suffix", [
+    ("staleness.stale", 0, "in a new canonical text"),          # the fix rewrites the text
+    ("staleness.stale", 1, "stays as it is"),
+    ("staleness.confirm", 0, None),    # confirming translated_from leaves the words as they are
+    ("staleness.untracked", 0, None),
+    ("structure.extra-unit", 0, None),   # "add the English original; the text stays as it is"
+])
+def test_a_published_text_gets_a_new_canonical_text_only_where_the_fix_rewrites_it(code, index, suffix):
+    """"confirm it by setting translated_from … (in a new canonical text; …)" contradicted itself."""
+    from rulekb.check import check, stamp_status
+    from rulekb.check.base import Issue
+    from rulekb.models import Message, Status
+    issue = Issue("de", "retrace.a", "f.yaml", 1, Message("it says"), Message("do this"), index=index)
+    fix = stamp_status(check(code), issue, Status.COMMUNITY).suggestion
+    assert fix == "do this" if suffix is None else (fix.startswith("do this (") and suffix in fix)
+
+
 def test_a_dropped_sentence_is_one_finding():
     """German and French that leave out the middle sentence (with its negation, its duration and
     three terms) gave seven findings, two of them errors: it is one error now."""
@@ -320,3 +356,20 @@ def test_the_profile_names_are_those_of_the_profiles():
     """The command line lists the profiles by `profile_names`, which imports no check."""
     from rulekb.check import profile_names, profiles
     assert profile_names() == tuple(profiles())
+
+
+@pytest.mark.parametrize("lang,reads", [
+    ("de", "um ihn kanonisch zu machen, ihn berichtigt als neuen Text ergänzen"),
+    ("fr", "pour le rendre canonique, ajoutez-le corrigé comme nouveau texte"),
+])
+def test_the_fix_of_a_published_variant_reads_as_german_and_french(lang, reads):
+    """"soll er kanonisch werden, dann berichtigt, als neuer Text" / "qu'il le devienne corrigé" read stiffly."""
+    from conftest import ROOT
+    from rulekb.check import check, stamp_status
+    from rulekb.check.base import Issue
+    from rulekb.i18n import load_ui
+    from rulekb.models import Language, Message, Status
+    issue = Issue("de", "retrace.a", "f.yaml", 1, Message("it says"), Message("do this"), index=1)
+    finding = stamp_status(check("staleness.stale"), issue, Status.COMMUNITY)
+    reader = load_ui(ROOT, Language(lang, lang, lang, {"de": "de_DE", "fr": "fr_FR"}[lang]))
+    assert reads in finding.fix.render(reader)

@@ -138,3 +138,14 @@ def test_a_stale_translation_that_says_the_new_english_is_to_confirm(lang, old, 
         assert f"translated_from: {english_hash(new)}" in confirmed[0].suggestion
         assert "rulekb hash" in confirmed[0].suggestion
 
+
+@pytest.mark.parametrize("lang,reads", [("fr", "et 1 autre"), ("de", "und 1 weitere"), ("en", "and 1 more")])
+def test_the_changes_count_the_rest_in_the_readers_grammar(lang, reads):
+    """Four edits, three shown: "et 1 autre", not "et 1 autres"."""
+    from conftest import ROOT
+    from rulekb.check.staleness import changes
+    from rulekb.i18n import load_ui
+    from rulekb.models import Language
+    reader = None if lang == "en" else load_ui(ROOT, Language(lang, lang, lang, {"de": "de_DE", "fr": "fr_FR"}[lang]))
+    text = changes("a b c d e f g h", "a X c Y e Z g W").render(reader)
+    assert text.endswith(reads), text

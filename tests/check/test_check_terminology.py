@@ -161,6 +161,30 @@ def test_missing_term(lang, english, text, expected):
         assert "'pay'" in issues[0].message
 
 
+SEPARABLE = [
+    # a German separable verb split at the end of its clause, or joined, is the term (issue 28)
+    ("Discard a land card.", "Wirf eine Länderkarte ab.", False),
+    ("Discard a land card, then reveal the top card of your library.",
+     "Wirf eine Länderkarte ab und decke dann die oberste Karte deiner Bibliothek auf.", False),
+    ("You may discard a land card to cast it.", "Du kannst eine Länderkarte abwerfen, um sie zu wirken.", False),
+    ("You may discard a land card to cast it.", "Um sie zu wirken, hast du eine Länderkarte abzuwerfen.", False),
+    ("Reveal the top card of your library.", "Du deckst die oberste Karte deiner Bibliothek auf.", False),
+    ("A land card was discarded this turn.", "In diesem Zug wurde eine Länderkarte abgeworfen.", False),
+    # another verb, or the verb without its particle, still lacks the term
+    ("Discard a land card.", "Lege eine Länderkarte ab.", True),
+    ("Discard a land card.", "Wirf eine Länderkarte weg.", True),
+    ("Reveal the top card of your library.", "Zeige die oberste Karte deiner Bibliothek.", True),
+    ("Reveal the top card of your library.", "Lege die oberste Karte deiner Bibliothek auf den Stapel.", True),
+]
+
+
+@pytest.mark.parametrize("english,text,expected", SEPARABLE)
+def test_a_split_separable_verb_is_no_missing_term(english, text, expected):
+    issues = codes_for("terminology.missing-term", "de", text, english)
+    assert bool(issues) is expected, issues
+    assert codes_for("terminology.case", "de", text, english) == []
+
+
 def test_a_term_the_english_gained_since_the_translation_is_the_stale_findings():
     """The English now says 'spell' where the English the German was made from said 'card': the
     stale finding says what changed; the German lacks no term of its own English."""
@@ -394,7 +418,8 @@ def test_a_fix_keeps_the_form_of_the_word_it_replaces(found, term, forms, replac
 
 
 @pytest.mark.parametrize("lang, concept, note", [
-    ("fr", "«\u00a0lancer\u00a0»", "les textes des cartes françaises écrivent «\u00a0lancer\u00a0» pour les sorts"),
+    ("fr", "«\u00a0lancer\u00a0»", ("les cartes françaises impriment «\u00a0lancer\u00a0» pour les sorts et réservent "
+                                   "«\u00a0jouer\u00a0» aux terrains")),
     ("de", "„wirken“", "französische Kartentexte schreiben „lancer“ für Zaubersprüche"),   # the German reader's term
     ("en", "'cast'", "French card texts write 'lancer' for spells"),
 ])
@@ -412,6 +437,42 @@ def test_a_deprecated_term_reads_in_the_readers_language_its_concept_and_its_not
     assert f"{concept} —" in text and note in text
     # "the English does not speak of 'cast' here", quoted as the reader's language quotes
     assert quoted("cast", lang) in text.split(" — ", 1)[1]
+
+
+@pytest.mark.parametrize("lang, expected, forms", [
+    ("fr", "«\u00a0se défausser\u00a0»", "«\u00a0se défausser\u00a0», «\u00a0défausser\u00a0»"),
+    ("de", "„abwerfen“", "„abwerfen“, „abwirfst“"),
+])
+def test_a_missing_term_is_quoted_as_the_reader_quotes(lang, expected, forms):
+    """The expected term and its forms in the reader's quotation marks, not the English '…' (issue 28.6)."""
+    from conftest import ROOT
+    from rulekb.i18n import load_ui
+    from rulekb.models import Language
+    english = "you must pay its mana cost as well as discard a land card."
+    text = {"fr": "vous devez payer son coût de mana et une carte de terrain.",
+            "de": "musst du sowohl ihre Manakosten bezahlen als auch eine Länderkarte."}[lang]
+    [issue] = codes_for("terminology.missing-term", lang, text, english)
+    reader = load_ui(ROOT, Language(lang, lang, lang, {"de": "de_DE", "fr": "fr_FR"}[lang]))
+    message, fix = issue.msg.render(reader), issue.fix.render(reader)
+    assert expected in message and forms in message and expected in fix, (message, fix)
+    assert "'" not in message.replace("l’", "") + fix.split("(", 1)[0], (message, fix)
+
+
+def test_the_french_finding_on_rejouer_reads_as_french():
+    """'rejouer' for "cast it again": the French reader is told, in French, that 'jouer' is the
+    deprecated word for casting and to write 'relancer' (issue 28)."""
+    from conftest import ROOT
+    from rulekb.i18n import load_ui
+    from rulekb.models import Language
+    issue = codes_for("terminology.deprecated", "fr", "Vous pouvez utiliser la capacité de pistage pour la rejouer.",
+                      "You may use the retrace ability to cast it again.")[0]
+    reader = load_ui(ROOT, Language("fr", "fr", "fr", "fr_FR"))
+    message, fix = issue.msg.render(reader), issue.fix.render(reader)
+    nb = "\u00a0"
+    assert (f"emploie «{nb}rejouer{nb}» (" in message
+            and f"un terme déconseillé en français pour dire «{nb}lancer{nb}» — les cartes françaises impriment "
+                f"«{nb}lancer{nb}» pour les sorts et réservent «{nb}jouer{nb}» aux terrains" in message), message
+    assert fix.startswith(f"écrivez plutôt «{nb}relancer{nb}»"), fix
 
 
 @pytest.mark.parametrize("lang,text,uses", [
@@ -477,3 +538,37 @@ def test_a_stale_translation_is_fixed_after_todays_english(lang, text, fix):
                                     lang: (text, {"translated_from": english_hash(old)})}}))
     (issue,) = [i for i in run("terminology.deprecated", kb) if i.lang == lang]
     assert "does not speak of" not in issue.message and issue.suggestion.startswith(fix)
+
+
+def _reader(lang):
+    from conftest import ROOT
+    from rulekb.i18n import load_ui
+    from rulekb.models import Language
+    return load_ui(ROOT, Language(lang, lang, lang, {"de": "de_DE", "fr": "fr_FR"}[lang]))
+
+
+@pytest.mark.parametrize("lang,text,reads", [
+    # the kind's gender no longer meets a fixed article ("das englische Spielbegriff", "le action à mot-clé")
+    ("de", "Du kannst diese Karte von deinem graveyard wirken.",
+     "der englische Ausdruck „graveyard“ (Spielbegriff) steht unübersetzt im Text auf Deutsch"),
+    ("fr", "Une carte avec le pistage lancée depuis votre graveyard suit les règles.",
+     "le terme anglais « graveyard » (terme de jeu) n’est pas traduit dans le texte en français"),
+    ("fr", "Lancer un sort en utilisant sa capacité de Zurückverfolgen suit les règles.",
+     "le terme « Zurückverfolgen » (mot-clé, en allemand) figure dans le texte en français"),
+])
+def test_an_untranslated_term_reads_as_german_and_french(lang, text, reads):
+    [issue] = codes_for("terminology.untranslated", lang, text)
+    assert reads in issue.msg.render(_reader(lang)).replace("\u00a0", " ")
+
+
+@pytest.mark.parametrize("when,lang,reads", [
+    ("by 2026-01-16", "de", ", spätestens seit 2026-01-16 abgelöst"),
+    ("by 2026-01-16", "fr", ", hors d’usage au plus tard depuis 2026-01-16"),
+    ("by 2026-01-16", "en", ", retired by 2026-01-16"),
+    ("2009-07-11", "de", ", seit 2009-07-11 abgelöst"),
+    ("after 2009", "fr", ", abandonné après 2009"),
+])
+def test_when_a_term_was_retired_reads_in_the_readers_words(when, lang, reads):
+    """"by 2026-01-16" is the termbase's English: the German report said "abgelöst by 2026-01-16"."""
+    from rulekb.check.terminology import _retired
+    assert _retired(when).render(None if lang == "en" else _reader(lang)) == reads

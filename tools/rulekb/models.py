@@ -452,13 +452,17 @@ class Quoted:
 
 @dataclass(frozen=True)
 class QuotedEach:
-    """Several words quoted in a message, each in the reader's quotation marks, joined by commas."""
+    """Several words quoted in a message, each in the reader's quotation marks, joined by commas;
+    with `counts`, each followed by how often it occurs ("« lancez un sort » (1 234×)")."""
 
     texts: tuple[str, ...]
+    counts: tuple[int, ...] = ()
 
     def render(self, speaker: Speaker | None) -> str:
         lang = speaker.lang if speaker is not None else SOURCE_LANGUAGE
-        return ", ".join(quoted(text, lang) for text in self.texts)
+        if not self.counts:
+            return ", ".join(quoted(text, lang) for text in self.texts)
+        return ", ".join(f"{quoted(text, lang)} ({_format_number(n, 0, lang)}×)" for text, n in zip(self.texts, self.counts))
 
 
 @dataclass(frozen=True)

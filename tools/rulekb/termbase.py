@@ -11,7 +11,10 @@ source it was taken from (a source id of ``rules/sources.yaml``, then a colon an
 `Termbase.find_terms(text, lang)` finds the terms of one language in a text: whole words,
 case-insensitive, longest form first; German hyphen compounds count for their first part
 ("Zurückverfolgen-Fähigkeit", "Rückkauf-Kosten" are occurrences of "Zurückverfolgen" and
-"Rückkauf"). Phrases listed as a term's `exceptions` ("play a land") are not occurrences.
+"Rückkauf"). Phrases listed as a term's `exceptions` ("play a land") are not occurrences. A
+German separable verb ("abwerfen", `separable`) is also found in the forms the termbase need not
+list: split at the end of a main clause ("Wirf eine Karte ab": an occurrence at "Wirf"), in the
+zu-infinitive ("abzuwerfen") and its regular forms ("abgelegt").
 
 `load_termbase` reads and checks the file each time (no cache: ~5 ms).
 """
@@ -102,6 +105,10 @@ class _Matcher:
     # a text's spelling of a form -> by_form's entry, made as spellings are met (the texts repeat a
     # few hundred spellings ~100,000 times)
     by_spelling: dict[str, tuple[str, Term] | None] = field(default_factory=dict, compare=False)
+    # separable verbs: their finite forms that stand apart from the particle ("wirft … ab"), and
+    # per casefolded form, (particle, concept, term) of each verb it is a form of
+    split: re.Pattern[str] | None = None
+    split_by: Mapping[str, tuple[tuple[str, str, Term], ...]] = field(default_factory=dict)
 
 
 def _key(text: str) -> str:
@@ -162,6 +169,77 @@ def _followed(words: tuple[str, ...], text: str, end: int) -> bool:
     return pattern.match(text, end) is not None
 
 
+# ------------------------------------------------------------------ German separable verbs
+
+
+# The particles a German verb sheds in a main clause ("abwerfen": "Wirf eine Karte ab."), longest
+# first so that "zurück" is not read as "zu" + "rück". Only particles that are separable wherever
+# they begin a verb: "um", "über", "unter", "durch" are also inseparable prefixes ("übernehmen").
+SEPARABLE_PARTICLES: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "de": ("zusammen", "zurück", "hinein", "hinaus", "herein", "heraus", "voraus", "vorbei", "weiter", "nieder",
+           "fort", "fest", "nach", "hoch", "weg", "vor", "mit", "los", "hin", "her", "ein", "bei", "aus", "auf",
+           "an", "ab", "zu"),
+})
+
+
+class Separable(NamedTuple):
+    """The forms of a separable verb term that its listed forms need not spell out: `joined`, in
+    one word ("abzuwerfen", "ablegt"), and `split`, the finite forms that stand apart from
+    `particle` at the end of a main clause ("wirft … ab", "Decke … auf")."""
+
+    particle: str
+    joined: tuple[str, ...]
+    split: tuple[str, ...]
+
+
+def separable(term: Term, lang: str) -> Separable | None:
+    """`term` as a separable verb of `lang` (None: it is none). A verb is separable when its
+    infinitive (one lowercase word) begins with one of the language's `SEPARABLE_PARTICLES` and no
+    listed form shows the particle is part of the stem ("geantwortet" of "antworten"). The regular
+    forms are derived (zu-infinitive "abzulegen", participle "abgelegt", present "legst … ab",
+    imperative "leg … ab"); an irregular verb lists its own ("abwirfst", "abwirft", "abgeworfen"),
+    and their finite forms split too ("wirfst … ab", imperative "wirf … ab")."""
+    text = term.text
+    particle = next((p for p in SEPARABLE_PARTICLES.get(lang, ()) if text.startswith(p)), None)
+    rest = text[len(particle):] if particle else ""
+    if particle is None or " " in text or len(rest) < 4 or not rest.endswith("n"):
+        return None
+    forms = [f for f in term.forms if f[:1].islower() and f != text]
+    if any(f.startswith("ge") for f in forms):
+        return None   # "geantwortet": "an" is no particle of "antworten"
+    stem = rest[:-2] if rest.endswith("en") else rest[:-1]   # "werf", "lager" ("ablagern")
+
+    def participle(tail: str) -> bool:
+        return tail.startswith("ge") and (not rest.startswith("ge") or tail.startswith("gege"))
+
+    listed = [f[len(particle):] for f in forms if f.startswith(particle)]
+    finite = [tail for tail in listed if not participle(tail) and not tail.startswith("zu" + rest)
+              and not tail.endswith(("end", "ende", "enden", "ender", "endes"))]
+    second = [tail for tail in finite if tail.endswith("st")]   # "wirfst": "wirft" and "wirf" differ too
+    regular = [stem + "e", stem + "t", rest] + ([] if second else [stem + "st"])
+    joined = [particle + "zu" + rest] + [particle + tail for tail in regular]
+    if not any(participle(tail) for tail in listed):
+        joined.append(particle + "ge" + stem + "t")   # "abgelegt"; "abgeworfen" is listed
+    split = finite + regular + [tail[:-2] for tail in second] + [stem]
+    return Separable(particle, tuple(dict.fromkeys(joined)), tuple(dict.fromkeys(split)))
+
+
+_CLAUSE_ENDS: dict[str, re.Pattern[str]] = {}
+
+
+def _particle_follows(particle: str, text: str, end: int) -> int | None:
+    """Where a verb's `particle` closes the clause that goes on at `end` ("Wirf eine Karte ab.",
+    "Decke sie auf und …"): the end of the particle, None where it does not ("Lege sie auf den
+    Stapel": there "auf" is a preposition)."""
+    pattern = _CLAUSE_ENDS.get(particle)
+    if pattern is None:
+        pattern = _CLAUSE_ENDS[particle] = re.compile(
+            rf"[^.,;:!?()\n]{{0,80}}?(?<!{_WORD}){re.escape(particle)}"
+            rf"(?=\s*(?:[.,;:!?)»«“”\"]|$)|\s+(?:und|oder|sowie|aber|sondern)(?!{_WORD}))", re.IGNORECASE)
+    m = pattern.match(text, end)
+    return None if m is None else m.end()
+
+
 @dataclass(frozen=True)
 class Termbase:
     concepts: tuple[Concept, ...]
@@ -204,7 +282,19 @@ class Termbase:
                 for term in concept.terms.get(lang, ()):
                     for phrase in term.exceptions:
                         entries.setdefault(_key(phrase), None)
-            found = _Matcher(_compile(entries), MappingProxyType(entries))
+            split: dict[str, list[tuple[str, str, Term]]] = {}
+            for concept in self.concepts:
+                for term in concept.terms.get(lang, ()):
+                    verb = separable(term, lang)
+                    if verb is None:
+                        continue
+                    for form in verb.joined:
+                        entries.setdefault(_key(form), (concept.id, term))
+                    # a discouraged verb's fix rewrites one word: it is found in its joined forms only
+                    for form in verb.split if not term.discouraged else ():
+                        split.setdefault(_key(form), []).append((verb.particle, concept.id, term))
+            found = _Matcher(_compile(entries), MappingProxyType(entries), {}, _compile(split),
+                             MappingProxyType({k: tuple(v) for k, v in split.items()}))
             self._matchers[lang] = found
         return found
 
@@ -214,8 +304,11 @@ class Termbase:
         (None: they have no form in `lang`)."""
         key = (lang, concepts)
         if key not in self._prefilters:
-            self._prefilters[key] = _compile(form for form, hit in self._matcher(lang).by_form.items()
-                                             if hit is not None and hit[0] in concepts)
+            matcher = self._matcher(lang)
+            self._prefilters[key] = _compile([form for form, hit in matcher.by_form.items()
+                                              if hit is not None and hit[0] in concepts]
+                                             + [form for form, verbs in matcher.split_by.items()
+                                                if any(cid in concepts for _p, cid, _t in verbs)])
         return self._prefilters[key]
 
     def find_terms(self, text: str, lang: str, concepts: frozenset[str] | None = None) -> tuple[TermMatch, ...]:
@@ -243,7 +336,24 @@ class Termbase:
                 if hit[1].only_before and not _followed(hit[1].only_before, text, m.end()):
                     continue
                 out.append(TermMatch(m.start(), m.end(), hit[0], hit[1]))
+        if matcher.split is not None:
+            out = _split_verbs(matcher, text, out, concepts)
         return tuple(out)
+
+
+def _split_verbs(matcher: _Matcher, text: str, found: list[TermMatch],
+                 concepts: frozenset[str] | None) -> list[TermMatch]:
+    """`found` and the separable verbs of a text whose particle stands apart ("Wirf eine Karte
+    ab."): each an occurrence at its finite verb ("Wirf"), where no other term is; in text order."""
+    added = []
+    for m in matcher.split.finditer(text):  # type: ignore[union-attr]
+        if any(x.start < m.end() and m.start() < x.end for x in found):
+            continue
+        for particle, concept_id, term in matcher.split_by.get(m.group().casefold(), ()):
+            if (concepts is None or concept_id in concepts) and _particle_follows(particle, text, m.end()) is not None:
+                added.append(TermMatch(m.start(), m.end(), concept_id, term))
+                break
+    return sorted(found + added, key=lambda x: x.start) if added else found
 
 
 # ------------------------------------------------------------------ loading

@@ -197,17 +197,17 @@ def stamp(ctx: Context, check: AnyCheck, issue: Issue) -> Finding | None:
 def stamp_status(check: AnyCheck, issue: Issue, status: Status | None) -> Finding | None:
     """The finding of an issue: the check's code, the issue's severity (else the check's); None for
     an issue on a published English text (`asks_nothing`), but for the families that report on
-    one (`_ON_PUBLISHED_ENGLISH`). On a published translation, the fix goes into a new canonical
-    text. `status`: that of the text the issue is on (None: no text)."""
+    one (`_ON_PUBLISHED_ENGLISH`). On a published translation, a fix that rewrites the text goes
+    into a new canonical text (`edits_text`). `status`: that of the text the issue is on (None: no text)."""
     severity = issue.severity or check.severity
     fix = issue.fix
     if status in PUBLISHED and check.family not in _ON_PUBLISHED_ENGLISH:
         if asks_nothing(issue.lang, status):
             return None
-        if issue.index:
+        if check.edits_text and issue.index:
             fix = M_("{fix} (this published text is not the canonical one and stays as it is; should it become "
                      "canonical, make it so corrected, as a new text)", fix=fix)
-        else:
+        elif check.edits_text:
             fix = M_("{fix} (in a new canonical text; the published one stays as a variant with its source)", fix=fix)
     return Finding(check.code, severity, issue.lang, issue.entry, issue.file, issue.line, issue.msg.render(),
                    fix.render(), issue.msg, fix, (), issue.span, issue.spans, issue.english)
@@ -317,7 +317,7 @@ def _merged(cluster: list[Finding], order: Mapping[str, int]) -> Finding:
     if len(cluster) == 1:
         return cluster[0]
     first, *others = sorted(cluster, key=lambda f: (_SEVERITY_ORDER[f.severity], order.get(f.code, len(order))))
-    msg = M_("{first} Also: {others}", first=first.msg or Message(first.message),
+    msg = M_("{first} — also: {others}", first=first.msg or Message(first.message),
              others=tuple(o.msg or Message(o.message) for o in others))
     if all(f.span is None for f in cluster):   # what is missing has no place (`_missing_sentences`)
         span, spans = None, ()

@@ -259,6 +259,9 @@ class Check:
     title: str
     severity: Severity
     run: CheckFunction
+    # False: its fix leaves the words of the text as they are (confirm translated_from, add the
+    # English original), so on a published text it asks for no new canonical text
+    edits_text: bool = True
 
     @property
     def family(self) -> str:

@@ -40,7 +40,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
-from ..models import M_, MN_, SOURCE_LANGUAGE, Message, Severity
+from ..models import M_, MN_, SOURCE_LANGUAGE, Message, Quoted, QuotedEach, Severity
 from ..refs import find_references
 from .base import quote
 from .compare import ZONES, concept_name, concept_names, excerpt, label
@@ -492,8 +492,8 @@ def number(t: Text, data: Data, english: str) -> Iterator[Flag]:
     change = number_change(english, t.text, t.lang)
     if change is None:
         return
-    said = f"'{change.said}'" if change.said else M_("no number")
-    expected = ", ".join(f"'{x}'" for x in change.expected) or M_("no number")
+    said = Quoted(change.said) if change.said else M_("no number")
+    expected = QuotedEach(tuple(change.expected)) if change.expected else M_("no number")
     yield flag(M_("{label}: the text in {lang} says {said} (“{context}”) where the English says {english} "
                          "(“{sentence}”): a different number changes the rule", label=label(t),
                          lang=data.lang(t.lang), said=said, context=_at(t.text, change), english=expected,

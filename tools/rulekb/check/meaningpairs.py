@@ -187,11 +187,11 @@ class Qualifier:
 _WHO = r"(?:you|they|he or she|that player|a player|each player|target player|an opponent|your opponents?|who|it)"
 
 DROPPED: tuple[Qualifier, ...] = (
-    Qualifier("control", M_("whose control it is under (“you control”)"),
+    Qualifier("control", M_("whose control it is under"),
               _per_lang(rf"\b{_WHO}\s+(?:(?:don['’]t|doesn['’]t|do not|does not|didn['’]t)\s+)?control(?:s|led)?\b",
                         r"\bkontroll\w*|\bKontrolle\b|\bbeherrsch\w*|\bBeherrscher\w*",
                         r"\bcontr[ôo]l\w*")),
-    Qualifier("own", M_("whose card it is (“you own”)"),
+    Qualifier("own", M_("whose card it is"),
               _per_lang(rf"\b{_WHO}\s+(?:(?:don['’]t|doesn['’]t|do not|does not|didn['’]t)\s+)?owns?\b",
                         r"\bbesitz\w*|\bBesitzer\w*|\bgehör\w*",
                         r"\bposs[éèe]d\w*|\bpropriétaire\w*|\bappartien\w*")),

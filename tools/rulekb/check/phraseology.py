@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..models import M_, SOURCE_LANGUAGE, Message, Severity
+from ..models import M_, SOURCE_LANGUAGE, Message, Number, QuotedEach, Severity
 from ..phraseology import OPEN_SLOTS, RETIRED_YEARS, Frame, Occurrence, Variant, Verdict, fold, patterns
 from .base import quote
 from .text import Data, Flag, Text, TextCheck, flag
@@ -60,17 +60,18 @@ def _spans(occurrences: tuple[Occurrence, ...]) -> tuple[tuple[int, int], ...]:
     return tuple((o.start, o.end) for o in occurrences) if len(occurrences) > 1 else ()
 
 
-def _times(n: int) -> str:
-    return f"{n}×"
+def _times(n: int) -> Message:
+    return M_("{n}×", n=Number(n))
 
 
 def _year(v: Variant) -> str:
     return v.last[:4]
 
 
-def _usual(verdict: Verdict) -> str:
+def _usual(verdict: Verdict) -> QuotedEach:
     """The official forms to quote: "'Zauberspruch wirkst' (534×), 'Zauberspruch zu wirken' (220×)"."""
-    return ", ".join(f"'{v.phrase}' ({_times(v.texts)})" for v in (verdict.usual, *verdict.also))
+    forms = (verdict.usual, *verdict.also)
+    return QuotedEach(tuple(v.phrase for v in forms), tuple(v.texts for v in forms))
 
 
 def _times_in_text(n: int) -> Message | str:
@@ -125,12 +126,18 @@ def retired(t: Text, data: Data) -> Iterator[Flag]:
         else:
             fix = M_("reword it as today's official cards in {lang} word it; the phrase is retired "
                      "(translations/phraseology.yaml line {line})", lang=lang, line=verdict.frame.line)
-        yield flag(M_("{label} writes '{written}'{times} (“{context}”): official cards in {lang} wrote "
-                             "'{old}' in {texts} texts, only {recent} of them printed since {since}{today}",
-                             label=t.label, written=occ.phrase(t.text), times=_times_in_text(n),
-                             context=quote(t.text, occ.start, occ.end), lang=lang, old=old.phrase, texts=old.texts,
-                             recent=old.recent, since=since, today=today),
-                       fix, span=(occ.start, occ.end), spans=_spans(occurrences))
+        fields: dict[str, object] = {
+            "label": t.label, "written": occ.phrase(t.text), "times": _times_in_text(n), "lang": lang,
+            "context": quote(t.text, occ.start, occ.end), "old": old.phrase, "texts": Number(old.texts),
+            "since": since, "today": today}
+        if old.recent:
+            said = M_("{label} writes '{written}'{times} (“{context}”): official cards in {lang} wrote '{old}' in "
+                      "{texts} texts, only {recent} of them printed since {since}{today}", recent=Number(old.recent),
+                      **fields)
+        else:   # "only 0 of them" reads as a slip
+            said = M_("{label} writes '{written}'{times} (“{context}”): official cards in {lang} wrote '{old}' in "
+                      "{texts} texts, none of them printed since {since}{today}", **fields)
+        yield flag(said, fix, span=(occ.start, occ.end), spans=_spans(occurrences))
 
 
 def _reminder_frames(data: Data, lang: str) -> tuple[Frame, ...]:

@@ -21,7 +21,7 @@ from collections.abc import Iterator, Sequence
 
 import cydifflib
 
-from ..models import M_, SOURCE_LANGUAGE, Message, Severity, Unit, Variant, english_hash, normalise
+from ..models import M_, MN_, SOURCE_LANGUAGE, Message, Severity, Unit, Variant, english_hash, normalise
 from ..termbase import Termbase, TermMatch
 from .base import Check, Context, Issue, UnitText
 
@@ -79,7 +79,8 @@ def changes(old: str, new: str, limit: int = 3) -> Message:
     if not out:
         return M_("typography only")
     if len(edits) > limit:
-        return M_("{edits} and {more} more", edits=tuple(out), more=len(edits) - limit)
+        return MN_("{edits} and {more} more", "{edits} and {more} more", "more", edits=tuple(out),
+                   more=len(edits) - limit)
     return M_("{edits}", edits=tuple(out))
 
 
@@ -235,6 +236,7 @@ CHECKS = (
     Check("staleness.stale", "a translation was made from an English that has changed since (graded by the change)",
           Severity.ERROR, stale),
     Check("staleness.confirm", "a stale translation that already says what the English says now: to confirm",
-          Severity.INFO, confirm),
-    Check("staleness.untracked", "a translation does not record the English it was made from", Severity.WARNING, untracked),
+          Severity.INFO, confirm, edits_text=False),
+    Check("staleness.untracked", "a translation does not record the English it was made from", Severity.WARNING, untracked,
+          edits_text=False),
 )

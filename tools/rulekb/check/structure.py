@@ -149,7 +149,8 @@ def length(t: Text, data: Data) -> Iterator[Flag]:
 
 
 CHECKS = (
-    Check("structure.extra-unit", "a text exists in a language but not in English", Severity.WARNING, extra_unit),
+    Check("structure.extra-unit", "a text exists in a language but not in English", Severity.WARNING, extra_unit,
+          edits_text=False),
     TextCheck("structure.negation", "the English has a negation the translation lacks", Severity.ERROR, negation),
     TextCheck("structure.quotations", "a different number of quoted passages than the English", Severity.WARNING, quotations),
     TextCheck("structure.parentheses", "a different number of parenthesised passages than the English", Severity.WARNING, parentheses),

@@ -34,7 +34,17 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from ..cardnames import inside
-from ..models import M_, SOURCE_LANGUAGE, InLanguages, Message, Severity, UnitKind
+from ..models import (
+    M_,
+    MN_,
+    SOURCE_LANGUAGE,
+    InLanguages,
+    Message,
+    Quoted,
+    QuotedEach,
+    Severity,
+    UnitKind,
+)
 from ..phraseology import RARE_SHARE
 from ..termbase import Term, Termbase, TermMatch
 from .base import Check, Context, Issue, UnitText, quote
@@ -65,8 +75,8 @@ _KIND_NAMES = {"keyword": M_("keyword"), "action": M_("keyword action"), "term":
 _GENDER_NAME = {"m": M_("masculine"), "f": M_("feminine"), "n": M_("neuter")}
 
 
-def _term_label(term: Term) -> str:
-    return f"'{term.text}'"
+def _term_label(term: Term) -> Quoted:
+    return Quoted(term.text)
 
 
 def _group(matches: tuple[TermMatch, ...]) -> dict[tuple[str, str], list[TermMatch]]:
@@ -102,7 +112,7 @@ def missing_term(t: Text, data: Data) -> Iterator[Flag]:
             continue
         seen.add(m.concept_id)
         expected = data.termbase.preferred(concept.id, t.lang) or targets[0]
-        forms = ", ".join(f"'{f}'" for f in expected.forms[:4])
+        forms = QuotedEach(expected.forms[:4])
         said = en_text[m.start:m.end]
         yield flag(M_("{label}: the English says '{said}' (“{context}”) but the text in {lang} has no term "
                              "for it: expected {term} ({forms} …)", label=t.label, said=said,
@@ -313,12 +323,23 @@ def _discouraged(t: Text, data: Data, status: str, old_wording: bool) -> Iterato
             yield _discouraged_flag(t, data, concept_id, term, [m for m, _r in uses], uses[0][1], old_wording)
 
 
+def _retired(when: str) -> Message:
+    """When a term was retired, in the reader's words: "2009-07-11", "by 2026-01-16" (`RETIRED`)."""
+    if when.startswith("by "):
+        return M_(", retired by {when}", when=when[3:])
+    if when.startswith("before "):
+        return M_(", retired before {when}", when=when[7:])
+    if when.startswith("after "):
+        return M_(", retired after {when}", when=when[6:])
+    return M_(", retired {when}", when=when)
+
+
 def _discouraged_flag(t: Text, data: Data, concept_id: str, term: Term, uses: list[TermMatch],
                       reading: Reading | None, old_wording: bool) -> Flag:
     first = uses[0]
     found = t.text[first.start:first.end]
     times = M_(" ({n} times)", n=len(uses)) if len(uses) > 1 else ""
-    retired = M_(", retired {when}", when=term.retired) if term.retired else ""
+    retired = _retired(term.retired) if term.retired else ""
     context = quote(t.text, first.start, first.end)
     span = (first.start, first.end)
     spans = tuple((m.start, m.end) for m in uses) if len(uses) > 1 else ()   # what "(4 times)" counts
@@ -445,7 +466,8 @@ def _official_spelling(ctx: Context, lang: str, concept_id: str, used: list[str]
     printed = {text: ctx.phraseology.printed(lang, (text, *terms[text].forms)) if text in terms else 0 for text in used}
     best = max(used, key=lambda k: (printed[k], -used.index(k)))
     if printed[best] and sum(printed.values()) - printed[best] < RARE_SHARE * sum(printed.values()):
-        counts = ", ".join(f"'{k}' {printed[k]}×" for k in sorted(used, key=lambda k: -printed[k]))
+        ranked = sorted(used, key=lambda k: -printed[k])
+        counts = QuotedEach(tuple(ranked), tuple(printed[k] for k in ranked))
         return best, M_(" (official card texts quoted in translations/phraseology.yaml: {counts})", counts=counts)
     return None, ""
 
@@ -478,10 +500,12 @@ def inconsistent(ctx: Context) -> Iterator[Issue]:
             spelled = "', '".join(surface[:3])
             where: object = ", ".join(standard_units[:3])
             if len(standard_units) > 3:
-                where = M_("{units} and {more} more", units=where, more=len(standard_units) - 3)
+                where = MN_("{units} and {more} more", "{units} and {more} more", "more", units=where,
+                            more=len(standard_units) - 3)
             standard_term = _replacement(ctx.termbase, concept_id, lang, standard)
             if standard is None:
-                spellings = ", ".join(f"'{k}' ({units[k]}×)" for k in sorted(by_term, key=order.index))
+                ranked = sorted(by_term, key=order.index)
+                spellings = QuotedEach(tuple(ranked), tuple(units[k] for k in ranked))
                 fix: Message = M_("use one term for one concept; the texts in {lang} write {spellings}, and neither "
                                   "the termbase nor the official card texts decide between them: choose the one "
                                   "official cards print and mark it preferred in translations/termbase.yaml",
@@ -576,7 +600,11 @@ def case(t: Text, data: Data) -> Iterator[Flag]:
         if not locale.nouns_capitalised and _in_name(t.text, m.start, m.end):
             continue  # part of a name ("Library of Alexandria", "Elephant Graveyard")
         key = " ".join(found.casefold().split())
-        expected = next((f for f in m.term.forms if " ".join(f.casefold().split()) == key), m.term.text)
+        expected = next((f for f in m.term.forms if " ".join(f.casefold().split()) == key), None)
+        if expected is None:   # a form the termbase need not list ("Wirf … ab" of 'abwerfen'): as the term is cased
+            expected = (found[:1].upper() if m.term.text[:1].isupper() else found[:1].lower()) + found[1:]
+            if found == expected:
+                continue
         if found[1:] == expected[1:]:  # only the first letter differs
             upper = found[:1].isupper()
             if upper and (locale.nouns_capitalised or _SENTENCE_START.search(t.text[: m.start])):

@@ -34,6 +34,7 @@ _REMINDER = re.compile(r"^(?P<head>.*?)\s*\((?P<reminder>[^()]+)\)\s*$")
 _SYMBOLS = re.compile(r"^(?:\s*(?:\{[^{}]+\}|\d+|X))+\s*\.?$")
 _WORD = re.compile(r"[^\W\d_][\w'’-]*", re.UNICODE)
 _COST = re.compile(r"^(?:\{[^{}]+\}|[,\s])+\s*:\s*")
+_NUMERAL = re.compile(r"^(?:[ivx]+|\w)$")   # a chapter number (I, II, IV) or a single letter
 _BAD_NAME = re.compile(r"[{}()\d:;]|^\W|\s—|—\s")
 
 MIN_CARDS = 8        # a term aligned on fewer cards (with it and the n-gram) is left out
@@ -211,7 +212,8 @@ def align_terms(cards: Sequence[int], grams: Sequence[frozenset[str]], longest: 
     fewer than `MIN_CARDS` texts, on less than `MIN_COVER` of the term's texts, with the term on
     less than `MIN_BACK` of its own texts, or a Dice coefficient under `MIN_DICE`. N-grams of more
     than `longest` words, beginning or ending with a function word (`avoid`) or containing a
-    keyword's official name or part of one (`taken`: another concept's name) are never a term. With `accept`,
+    keyword's official name (`taken`: another concept's name) are never a term (a part of one may be: "cimetière"
+    of "Déluge de cimetière" is "graveyard"). With `accept`,
     the best n-gram it accepts (`Lexicon.whole_phrase`: a whole phrase of the term)."""
     if len(cards) < MIN_CARDS:
         return None
@@ -220,7 +222,7 @@ def align_terms(cards: Sequence[int], grams: Sequence[frozenset[str]], longest: 
         counts.update(g for g in grams[i] if g.count(" ") < longest)
     floor = max(MIN_CARDS, MIN_COVER * len(cards))
     candidates = {g for g, n in counts.items() if n >= floor and not _function_words(g, avoid)
-                  and not any(f" {t} " in f" {g} " or f" {g} " in f" {t} " for t in taken)}
+                  and not any(f" {t} " in f" {g} " for t in taken)}
     if not candidates:
         return None
     frequency: Counter = Counter()
@@ -250,18 +252,21 @@ ENGLISH_FUNCTION_WORDS = frozenset("""a an the of to in on at by for with from a
     those it its you your their they them each any all is are be been was were has have had can may than then
     into onto one instead though although also only again not no so such there where when while unless""".split())
 
-
-def function_term(term: Sequence[str]) -> bool:
-    """Whether an English term is made of function words only ("instead", "as though"): it joins
-    clauses and names nothing, and the printed words aligned with it are a locution's content
-    word ("place" of "à la place"), not a term."""
-    return all(w in ENGLISH_FUNCTION_WORDS for w in term)
+COMPOUND_DICE = 0.9   # a printed word on (nearly) just the texts of a term
+NEGATIONS = frozenset({"n'", "ne"})   # part of the phrase it stands before, though a function word
 CONTEXT_SHARE = 0.3   # a word on this share of a term's texts is of its context
 WHOLE_SHARE = 0.9     # a word next to the n-gram on this share of its texts belongs to the phrase
 SEPARATED_SHARE = 0.75  # a verb particle ending the n-gram's clause on this share of its texts: a separable verb
 OUTSIDE_MIN = 3       # a term's texts without the longer phrase, at least (else nothing tells them apart) …
 OUTSIDE_SHARE = 0.15  # … and at least this share of its texts
 OUTSIDE_COVER = 0.3   # the n-gram (or a form of it) printed on less than this share of them: the phrase's
+
+
+def function_term(term: Sequence[str]) -> bool:
+    """Whether an English term is made of function words only ("instead", "as though"): it joins
+    clauses and names nothing, and the printed words aligned with it are a locution's content
+    word ("place" of "à la place"), not a term."""
+    return all(w in ENGLISH_FUNCTION_WORDS for w in term)
 
 
 def _contains(word: str, part: str) -> bool:
@@ -325,6 +330,21 @@ class Lexicon:
             found = self._dice[key] = 2 * both / (len(a) + len(b)) if a or b else 0.0
         return found
 
+    def term_dice(self, cards: Sequence[int], printed: str, start: int, end: int) -> float:
+        """The Dice coefficient of a term (its texts `cards`, from `start` to `end`) and a printed word."""
+        b = _span(self.pr_index.get(printed, ()), start, end)
+        both = sum(1 for i in cards if printed in self.printed[i])
+        return 2 * both / (len(cards) + len(b)) if cards or b else 0.0
+
+    def _compound(self, content: Sequence[str], term: Sequence[str], cards: Sequence[int], start: int, end: int) -> bool:
+        """Whether the printed n-gram is one word that joins the words of a term of several
+        ("Ziehsegment": "draw step", "Kampfphase": "combat phase"): longer than each of them, and
+        printed on (nearly) just the term's texts. Such a word need not hold the word each English
+        word goes with best elsewhere ("Karte" for "draw")."""
+        words_ = [w for w in term if w not in ENGLISH_FUNCTION_WORDS]
+        return (len(content) == 1 and len(words_) > 1 and len(content[0]) > max(len(w) for w in words_)
+                and self.term_dice(cards, content[0], start, end) >= COMPOUND_DICE)
+
     def whole_phrase(self, gram: str, term: Sequence[str], cards: Sequence[int], start: int, end: int,
                      avoid: frozenset[str], particles: frozenset[str] = frozenset()) -> bool:
         """Whether the printed n-gram is a whole phrase the cards print for the English term
@@ -355,23 +375,26 @@ class Lexicon:
         term_en = {w for w in term_en if w in en_counts}
         if not term_en:
             return False
-        others = context_en - term_en
+        # (a chapter number or a letter an apostrophe left is printed as it is: no word to compare)
+        others = {w for w in context_en - term_en if not _NUMERAL.match(w)}
         pr_counts = Counter(w for i in cards for w in self.printed[i])
         context_pr = sorted(w for w, n in pr_counts.items() if n >= share and w not in avoid)
         content = [w for w in gram.split(" ") if w not in avoid]
         if not content or not context_pr:
             return False
         for w in content:
-            mine = max(self.dice(e, w, start, end) for e in term_en)
+            # with the term as a whole ("Ziehsegment": "draw step") or with one of its words
+            mine = max(self.term_dice(cards, w, start, end), *(self.dice(e, w, start, end) for e in term_en))
             if any(self.dice(e, w, start, end) >= mine for e in others):
                 return False
 
         def best(e: str) -> str:
             return max(context_pr, key=lambda w: (self.dice(e, w, start, end), w))
 
+        compound = self._compound(content, term, cards, start, end)
         for e in {w for w in term if w not in ENGLISH_FUNCTION_WORDS}:
             forms = [f for f in (e, e + "s", e + "es") if f in term_en]
-            if forms and not any(_contains(w, best(f)) for f in forms for w in content):
+            if forms and not compound and not any(_contains(w, best(f)) for f in forms for w in content):
                 return False
         for e in sorted(others):
             b = best(e)
@@ -461,8 +484,9 @@ class Lexicon:
             for h in self.grams[i]:
                 if h.startswith(gram + " ") and h.count(" ") == len(parts) and h.rsplit(" ", 1)[1] not in avoid:
                     found.add((h, ""))   # a word right after it
-                elif h.endswith(" " + gram) and h.count(" ") == len(parts) and h.split(" ", 1)[0] not in avoid:
-                    found.add((h, ""))   # a word right before it
+                elif h.endswith(" " + gram) and h.count(" ") == len(parts) and (
+                        h.split(" ", 1)[0] not in avoid or h.split(" ", 1)[0] in NEGATIONS):
+                    found.add((h, ""))   # a word right before it, or a negation ("n'importe quelle cible")
                 elif h.count(" ") == 2:   # a function word and a word of the term: "champ" + "de bataille"
                     a, b, c = h.split(" ")
                     if a == last and b in avoid and c not in avoid:
