@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from browsing import PHONE, watched
+import sitebuild
+from browsing import DESKTOP, PHONE, axe_violations, link_heaviest, links_in_text, watched
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
@@ -234,3 +235,55 @@ def test_the_manifest_names_its_icons_drawn_at_build_time(built):
         middle = (size // 2) * (1 + 3 * size) + 1 + 3 * (size // 2)
         assert len(set(pixels[1:])) > 2
         assert pixels[middle:middle + 3] in (b"\xff\xff\xff", bytes((0x3F, 0x51, 0xB5)))
+
+
+def test_the_link_heaviest_pages_are_found_by_counting_their_links(tmp_path):
+    article = '<nav><a href="x">n</a><a href="y">n</a><a href="z">n</a></nav><article>{}</article>'
+    (tmp_path / "few.html").write_text(article.format('<p>a <a href="1">1</a></p>'), encoding="utf-8")
+    (tmp_path / "many.html").write_text(article.format('<p><a href="1">1</a>, <a\nhref="2">2</a></p>'), encoding="utf-8")
+    (tmp_path / "index.html").write_text(article.format('<a href="1">1</a>' * 9), encoding="utf-8")
+    (tmp_path / "none.html").write_text("<p><a href='1'>no article</a></p>", encoding="utf-8")
+    assert links_in_text(tmp_path / "many.html") == 2 and links_in_text(tmp_path / "none.html") == 0
+    assert link_heaviest(tmp_path, 2) == ["many.html", "few.html"]
+
+
+def _audit_links(browser, axe_source, site: Path, lang: str, paths: list[str], viewport: dict) -> dict:
+    """axe-core's serious and critical violations of each page (its link-in-text-block whatever
+    its impact), opened from disk: {path: violations} of those that have any."""
+    base = site.resolve().as_uri()
+    report = {}
+    with watched(browser, base, viewport=viewport, locale=f"{lang}-{lang.upper()}") as tab:
+        for path in paths:
+            tab.goto(f"{base}/{path}")
+            found = axe_violations(tab, axe_source, also=("link-in-text-block",))
+            if found:
+                report[path] = found
+    return report
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+def test_links_in_running_text_are_set_apart_by_more_than_colour(browser, built, axe_source, lang, viewport):
+    """Issue 32.5: axe-core reported link-in-text-block (serious) on the home page and on rule
+    pages with links in their text (the "cited by" list of 601 Casting Spells); the home page
+    and the three rule pages of the seed with the most links, in each language, have none."""
+    rules = link_heaviest(built.site / lang / "rules", 3)
+    paths = ["index.html", f"{lang}/index.html"] + [f"{lang}/rules/{name}" for name in rules]
+    assert not (report := _audit_links(browser, axe_source, built.site, lang, paths, viewport)), report
+
+
+@pytest.fixture(scope="session")
+def complete_built(tmp_path_factory):
+    return sitebuild.complete_site(tmp_path_factory)
+
+
+@pytest.mark.complete_site
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+def test_complete_the_link_heaviest_rule_pages_set_links_apart(browser, complete_built, axe_source, lang, record_property):
+    """Issue 32.5 at its scale: the six rule pages of each language with the most links in their
+    text (counted, whichever they are in this build) and the home page: no serious or critical
+    violation, no link-in-text-block."""
+    rules = link_heaviest(complete_built.site / lang / "rules", 6)
+    record_property("pages", {name: links_in_text(complete_built.site / lang / "rules" / name) for name in rules})
+    paths = [f"{lang}/index.html"] + [f"{lang}/rules/{name}" for name in rules]
+    assert not (report := _audit_links(browser, axe_source, complete_built.site, lang, paths, PHONE)), report
