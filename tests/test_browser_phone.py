@@ -237,6 +237,61 @@ def test_the_manifest_names_its_icons_drawn_at_build_time(built):
         assert pixels[middle:middle + 3] in (b"\xff\xff\xff", bytes((0x3F, 0x51, 0xB5)))
 
 
+# the links of the page's headings in the phone's drawer that a reader sees: on the screen and
+# not covered (the element at the link's middle is the link)
+_DRAWER_HEADINGS = """() => [...document.querySelectorAll('.md-nav--primary .md-nav--secondary a.md-nav__link')]
+  .filter(a => { const r = a.getBoundingClientRect(); if (!r.width || !r.height) return false;
+                 const x = r.left + r.width / 2, y = r.top + r.height / 2;
+                 if (x < 0 || x >= innerWidth || y < 0 || y >= innerHeight) return false;
+                 const hit = document.elementFromPoint(x, y); return hit !== null && a.contains(hit); })
+  .map(a => a.getAttribute('href'))"""
+
+
+@pytest.mark.parametrize("lang, path", [("de", "rules/retrace.html"), ("fr", "rules/casting-spells.html"),
+                                        ("en", "cards/qu.html")])
+def test_on_a_phone_the_drawer_offers_the_pages_table_of_contents(browser, built, axe_source, lang, path):
+    """Issue 32.5: a rule page (a card group) is not in the navigation, and material offers a
+    page's table of contents in the drawer only under the page's entry: the drawer of a phone had
+    none. Now the page has its entry (after its folder's index): the reader opens the menu, taps
+    the page's title, sees a link to each heading of the page and follows one; axe finds nothing
+    serious in either state of the drawer. On a desktop the entry is hidden (the table of
+    contents has its sidebar)."""
+    base = built.site.resolve().as_uri()
+    headings = [h for h in parse_headings((built.site / lang / path).read_text(encoding="utf-8"))]
+    assert headings, path
+    with watched(browser, base, viewport=PHONE, locale=f"{lang}-{lang.upper()}") as tab:
+        tab.goto(f"{base}/{lang}/{path}")
+        assert tab.evaluate(_DRAWER_HEADINGS) == []
+        tab.click("label.md-header__button[for='__drawer']")
+        entry = tab.locator(".md-nav--primary label.md-nav__link[for='__toc']")
+        entry.wait_for(state="visible")
+        title = entry.inner_text().strip()
+        assert title and tab.locator("h1").first.inner_text().startswith(title), title   # (the heading adds its badges)
+        tab.wait_for_timeout(400)
+        report = axe_violations(tab, axe_source)
+        entry.click()
+        tab.wait_for_timeout(400)
+        shown = tab.evaluate(_DRAWER_HEADINGS)
+        assert shown == [f"#{h}" for h in headings]
+        report += axe_violations(tab, axe_source)
+        assert not report, report
+        if lang == "de":
+            tab.screenshot(path="/tmp/phone-de-rule-drawer.png")
+        tab.locator(f'.md-nav--primary .md-nav--secondary a.md-nav__link[href="#{headings[-1]}"]').click()
+        tab.wait_for_function(f"() => location.hash === '#{headings[-1]}'")
+    with watched(browser, base, viewport=DESKTOP) as tab:
+        tab.goto(f"{base}/{lang}/{path}")
+        assert not tab.locator(".md-nav--primary .rulekb-nav-here").is_visible()
+        assert tab.locator(".md-sidebar--secondary a.md-nav__link").first.is_visible()
+
+
+def parse_headings(text: str) -> list[str]:
+    """The ids of the page's headings of level 2 (the table of contents' first level), in order."""
+    import re
+    article = text[text.index('<article'):]
+    return re.findall(r'<h2\b[^>]*\sid="([^"]+)"', article)
+
+
 def test_the_link_heaviest_pages_are_found_by_counting_their_links(tmp_path):
     article = '<nav><a href="x">n</a><a href="y">n</a><a href="z">n</a></nav><article>{}</article>'
     (tmp_path / "few.html").write_text(article.format('<p>a <a href="1">1</a></p>'), encoding="utf-8")
