@@ -241,3 +241,83 @@ def test_no_page_of_the_complete_site_is_over_400_kb(complete_built):
     with too many rulings lists their cards, long texts' diffs keep the words around a change."""
     over = pages_over(complete_built.site)
     assert not over, f"{len(over)} pages over {PAGE_BUDGET} bytes:\n" + "\n".join(f"{s} {p}" for s, p in over[:50])
+
+
+# a word of a page's text as the scan reads it: letters, digits and the separators of ids
+_WORD = re.compile(r"[\w.-]+")
+
+
+def internal_names(kb) -> frozenset[str]:
+    """The names that are the project's and no reader's (issue 32.4): the id of every rule and
+    ruling (a slug: "these-magic-rules-apply-to-any-magic", "explore-reveal-top-card") and the code
+    of every check ("staleness.stale")."""
+    from rulekb.check import all_checks
+    return frozenset([rule.id for rule in kb.rules] + [ruling.id for ruling in kb.rulings]
+                     + [check.code for check in all_checks()])
+
+
+def shown_names(site: Path, names: frozenset[str], skip: Callable[[str], bool] = lambda path: False) -> list[str]:
+    """Each place of the site's pages (but those whose path `skip` accepts) where a reader sees an
+    internal name of `names` of several words ("for-mirrodin", "terminology.deprecated"): a text (a
+    link, a cell, a heading) that is one, or a word of a text (not a part of a path:
+    "rules/for-mirrodin.html"). A name of one plain word ("buyback") is also the word of the
+    English text, and is not looked for."""
+    joined = frozenset(name for name in names if re.search(r"[-._]", name))
+    found = []
+    for page in sorted(site.rglob("*.html")):
+        where = page.relative_to(site).as_posix()
+        if skip(where):
+            continue
+        for text in Shown(page.read_text(encoding="utf-8")).seen:
+            if text.strip() in joined:
+                found.append(f"{where}: {text.strip()!r}")
+                continue
+            for m in _WORD.finditer(text):
+                word = m.group().strip(".")
+                if word in joined and text[m.start() - 1:m.start()] != "/" and text[m.end():m.end() + 1] != "/":
+                    found.append(f"{where}: {word!r} in …{' '.join(text[max(0, m.start() - 40):m.end() + 20].split())}…")
+    return found
+
+
+def test_the_scan_finds_internal_names_shown_as_names(tmp_path):
+    names = frozenset({"for-mirrodin", "staleness.stale", "retrace", "explore-reveal-top-card"})
+    (tmp_path / "de").mkdir()
+    (tmp_path / "de" / "keywords.html").write_text(
+        '<ul><li><a href="rules/for-mirrodin.html">for-mirrodin</a></li><li><a href="rules/retrace.html">retrace</a></li>'
+        '<li>702.78 Zurückverfolgen (Retrace): retrace a card</li></ul><script>var x = "for-mirrodin";</script>',
+        encoding="utf-8")
+    (tmp_path / "de" / "status.html").write_text(
+        '<p><code>staleness.stale</code> Entscheidung explore-reveal-top-card (Variante 2).</p>'
+        '<p>siehe rules/for-mirrodin.html und <a title="for-mirrodin" href="x">Für Mirrodin!</a></p>', encoding="utf-8")
+    (tmp_path / "de" / "api.html").write_text("<p>for-mirrodin</p>", encoding="utf-8")
+    found = shown_names(tmp_path, names, skip=lambda path: path.endswith("/api.html"))
+    assert found == ["de/keywords.html: 'for-mirrodin'",
+                     "de/status.html: 'staleness.stale'",
+                     "de/status.html: 'explore-reveal-top-card' in …Entscheidung explore-reveal-top-card (Variante 2).…",
+                     "de/status.html: 'for-mirrodin'"]
+
+
+def _api_page(path: str) -> bool:
+    """The JSON API's page, which documents the ids a program reads (the one page where an id is the subject)."""
+    return path.endswith("/api.html")
+
+
+def test_no_page_of_the_site_shows_an_internal_name(built):
+    """Issue 32.4 on the seed site: no rule or ruling id, no check code on screen (the status
+    page showed "terminology.deprecated" and "Entscheidung explore-reveal-top-card")."""
+    from rulekb.knowledge import load_knowledge_base
+    names = internal_names(load_knowledge_base(built.site.parent / "project"))
+    assert "explore-reveal-top-card" in names and "staleness.stale" in names
+    found = shown_names(built.site, names, skip=_api_page)
+    assert not found, f"{len(found)} places:\n" + "\n".join(found[:40])
+
+
+@pytest.mark.complete_site
+def test_no_page_of_the_complete_site_shows_an_internal_name(complete_built):
+    """Issue 32.4 at its scale: every page of the complete site, every rule and ruling id and
+    check code (untitled rules by their slug on the rules index, keywords such as "for-mirrodin",
+    check codes and ruling ids on the status pages)."""
+    from rulekb.knowledge import load_knowledge_base
+    names = internal_names(load_knowledge_base(sitebuild.ROOT))
+    found = shown_names(complete_built.site, names, skip=_api_page)
+    assert not found, f"{len(found)} places:\n" + "\n".join(found[:60])
