@@ -131,6 +131,30 @@ def test_a_language_archive_unpacked_works_from_disk(browser, built, tmp_path):
         assert "Offline-Kopie" in tab.locator("section#de").inner_text()
 
 
+@pytest.mark.parametrize("lang, browser_locale", [("de", "en-US"), ("fr", "de-DE"), ("en", "fr-FR")])
+def test_the_front_door_of_a_language_archive_leads_only_into_it(browser, built, tmp_path, lang, browser_locale):
+    """Issue 32.2/32.5: the German archive's index.html offered English and French (folders it
+    does not hold) and sent a browser that prefers English to en/index.html, a missing file;
+    its offline.html linked the other languages' folders too. Unpacked, each link of an
+    archive's index.html and offline.html resolves in it, and opened from file:// by a reader of
+    another language it shows its own language."""
+    from test_site_links import check_links
+    with zipfile.ZipFile(built.site / f"rulekb-{lang}.zip") as z:
+        z.extractall(tmp_path)
+    top = tmp_path / f"rulekb-{lang}"
+    problems, checked = check_links(top, lambda path: path in ("index.html", "offline.html"))
+    assert checked >= 2 and not problems, problems
+    base = top.resolve().as_uri()
+    with watched(browser, base, viewport=PHONE, locale=browser_locale) as tab:
+        tab.goto(f"{base}/index.html")
+        assert [a.get_attribute("hreflang") for a in tab.locator("a.lang").all()] == [lang]
+        tab.locator("a.lang").click()
+        tab.wait_for_url(f"**/rulekb-{lang}/{lang}/index.html")
+        assert tab.locator("html").get_attribute("lang") == lang
+    published = (built.site / "index.html").read_text(encoding="utf-8")
+    assert all(f'href="{code}/index.html" hreflang="{code}"' in published for code in ("en", "de", "fr"))
+
+
 def test_the_language_menu_of_a_language_archive_offers_only_its_language(built, tmp_path):
     """Issue 32: the German archive holds no English or French page, so its pages' language
     menu leads to none (it led to ../../en/… and ../../fr/…, missing files); the published

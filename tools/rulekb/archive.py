@@ -72,15 +72,18 @@ def zip_folder(folder: Path, target: Path, prefix: str, replace: Mapping[str, by
     zip_files(target, entries)
 
 
-def language_archives(site: Path, languages: Iterable[str], replace: Mapping[str, bytes] | None = None) -> dict[str, int]:
+def language_archives(site: Path, languages: Iterable[str], replace: Mapping[str, bytes] | None = None,
+                      own: Mapping[str, Mapping[str, bytes]] | None = None) -> dict[str, int]:
     """``rulekb-<lang>.zip`` of each language in `site` (under ``rulekb-<lang>/``, a file of
-    `replace` with those bytes: the archive's offline.html); returns each archive's size."""
+    `own[lang]`, else of `replace`, with those bytes: the archive's picker index.html and
+    offline.html); returns each archive's size."""
     replace = replace or {}
     sizes: dict[str, int] = {}
     for lang in languages:
         target = site / archive_name(lang)
         top = archive_top(lang) + "/"
-        zip_files(target, [(top + rel, replace.get(rel, site / rel)) for rel in language_files(site, lang)],
+        instead = {**replace, **(own or {}).get(lang, {})}
+        zip_files(target, [(top + rel, instead.get(rel, site / rel)) for rel in language_files(site, lang)],
                   own_language_menu(lang))
         sizes[lang] = target.stat().st_size
     return sizes
