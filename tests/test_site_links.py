@@ -360,7 +360,10 @@ def test_no_page_of_the_complete_site_shows_an_internal_name(complete_built, rec
     check code (untitled rules by their slug on the rules index, keywords such as "for-mirrodin",
     check codes and ruling ids on the status pages)."""
     from rulekb.knowledge import load_knowledge_base
-    record_property("build", [line.strip() for line in complete_built.log.splitlines() if " in " in line or "done" in line])
+    result = complete_built.result
+    record_property("build", {"wall_s": round(result.seconds, 1), "cpu_s": round(result.cpu, 1),
+                              "mkdocs_cpu_s": round(result.mkdocs_cpu, 1),
+                              "log": [line.strip() for line in complete_built.log.splitlines() if " in " in line]})
     names = internal_names(load_knowledge_base(sitebuild.ROOT))
     found = shown_names(complete_built.site, names, skip=_api_page)
     assert not found, f"{len(found)} places:\n" + "\n".join(found[:60])
