@@ -1,8 +1,10 @@
 """The site on a phone (390×844, touch) in Chromium over http://127.0.0.1 (issue 32): one
 language stored for offline use from offline.html, then the network cut and a page of that
 language opened that was never visited; a newer build replaces the stored copy; a language's
-archive unpacked and used from file://; the phone layout (text size, tap targets, the parallel
-view stacked, the drawer's table of contents). The browser and the seed site are the session
+archive unpacked and used from file:// (its front door, offline page and every link inside it);
+the phone layout (text size, tap targets, the parallel view stacked, the drawer's table of
+contents of a page not in the navigation); links in running text set apart by more than colour
+(axe-core's link-in-text-block on the link-heaviest rule pages, counted). The browser and the seed site are the session
 fixtures of conftest.py (one Playwright per session); screenshots go to /tmp/phone-*.png."""
 
 from __future__ import annotations
