@@ -6,6 +6,7 @@ fails with "Sync API inside the asyncio loop")."""
 from __future__ import annotations
 
 import os
+import re
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -75,3 +76,21 @@ def axe_violations(tab, source: str, also: tuple[str, ...] = ()) -> list[dict]:
         .map(v => ({id: v.id, impact: v.impact, count: v.nodes.length,
                     nodes: v.nodes.slice(0, 3).map(n => n.target.join(" "))}))""", list(also))
     return found
+
+
+# a link in a page's text (the article: not the navigation, header or footer)
+_LINK = re.compile(r"<a\s")
+
+
+def links_in_text(page: Path) -> int:
+    """How many links the page's article holds (its text, not the navigation around it)."""
+    text = page.read_text(encoding="utf-8")
+    start = text.find("<article")
+    return len(_LINK.findall(text, start, text.find("</article>", start))) if start >= 0 else 0
+
+
+def link_heaviest(folder: Path, count: int) -> list[str]:
+    """The names of the `count` pages of `folder` (not its index) with the most links in their
+    text, most first (ties by name): where links inside running text are closest together."""
+    pages = [page for page in folder.glob("*.html") if page.name != "index.html"]
+    return [page.name for page in sorted(pages, key=lambda p: (-links_in_text(p), p.name))[:count]]

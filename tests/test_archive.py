@@ -72,3 +72,15 @@ def test_unzip_accepts_the_archive(tmp_path):
     archive.zip_folder(tree, target, "top/")
     proc = subprocess.run(["unzip", "-t", str(target)], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_a_language_archive_has_no_link_into_the_json_api_it_leaves_out():
+    """A language's archive holds no JSON API: a rule's "… · JSON" link goes with its " · ", the
+    API page's examples keep their text; other links and pages as they are."""
+    page = ('<p>8 von 8 Texten · <a href="../parallel/retrace.html">Parallelansicht</a> · '
+            '<a href="../../api/de/rules/retrace.json">JSON</a></p>'
+            '<p>z. B. <a href="../api/de/cards/qu.json"><code>api/de/cards/qu.json</code></a></p>').encode()
+    kept = archive.own_language_menu("de")("de/rules/retrace.html", page).decode()
+    assert kept == ('<p>8 von 8 Texten · <a href="../parallel/retrace.html">Parallelansicht</a></p>'
+                    '<p>z. B. <code>api/de/cards/qu.json</code></p>')
+    assert archive.own_language_menu("de")("search/x.js", page) == page

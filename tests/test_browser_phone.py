@@ -1,8 +1,10 @@
 """The site on a phone (390×844, touch) in Chromium over http://127.0.0.1 (issue 32): one
 language stored for offline use from offline.html, then the network cut and a page of that
 language opened that was never visited; a newer build replaces the stored copy; a language's
-archive unpacked and used from file://; the phone layout (text size, tap targets, the parallel
-view stacked, the drawer's table of contents). The browser and the seed site are the session
+archive unpacked and used from file:// (its front door, offline page and every link inside it);
+the phone layout (text size, tap targets, the parallel view stacked, the drawer's table of
+contents of a page not in the navigation); links in running text set apart by more than colour
+(axe-core's link-in-text-block on the link-heaviest rule pages, counted). The browser and the seed site are the session
 fixtures of conftest.py (one Playwright per session); screenshots go to /tmp/phone-*.png."""
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from browsing import PHONE, watched
+import sitebuild
+from browsing import DESKTOP, PHONE, axe_violations, link_heaviest, links_in_text, watched
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
@@ -130,6 +133,42 @@ def test_a_language_archive_unpacked_works_from_disk(browser, built, tmp_path):
         assert "Offline-Kopie" in tab.locator("section#de").inner_text()
 
 
+@pytest.mark.parametrize("lang, browser_locale", [("de", "en-US"), ("fr", "de-DE"), ("en", "fr-FR")])
+def test_the_front_door_of_a_language_archive_leads_only_into_it(browser, built, tmp_path, lang, browser_locale):
+    """Issue 32.2/32.5: the German archive's index.html offered English and French (folders it
+    does not hold) and sent a browser that prefers English to en/index.html, a missing file;
+    its offline.html linked the other languages' folders too. Unpacked, each link of an
+    archive's index.html and offline.html resolves in it, and opened from file:// by a reader of
+    another language it shows its own language."""
+    from test_site_links import check_links
+    with zipfile.ZipFile(built.site / f"rulekb-{lang}.zip") as z:
+        z.extractall(tmp_path)
+    top = tmp_path / f"rulekb-{lang}"
+    problems, checked = check_links(top, lambda path: path in ("index.html", "offline.html"))
+    assert checked >= 2 and not problems, problems
+    base = top.resolve().as_uri()
+    with watched(browser, base, viewport=PHONE, locale=browser_locale) as tab:
+        tab.goto(f"{base}/index.html")
+        assert [a.get_attribute("hreflang") for a in tab.locator("a.lang").all()] == [lang]
+        tab.locator("a.lang").click()
+        tab.wait_for_url(f"**/rulekb-{lang}/{lang}/index.html")
+        assert tab.locator("html").get_attribute("lang") == lang
+    published = (built.site / "index.html").read_text(encoding="utf-8")
+    assert all(f'href="{code}/index.html" hreflang="{code}"' in published for code in ("en", "de", "fr"))
+
+
+@pytest.mark.parametrize("lang", ["de", "fr", "en"])
+def test_every_link_of_a_language_archive_resolves_in_it(built, tmp_path, lang):
+    """Unpacked, a language's archive is a site of its own: every link and anchor of every page
+    resolves inside it (its rule and card pages linked their JSON, which it does not hold: 21
+    broken links per language on the seed)."""
+    from test_site_links import check_links
+    with zipfile.ZipFile(built.site / f"rulekb-{lang}.zip") as z:
+        z.extractall(tmp_path)
+    problems, checked = check_links(tmp_path / f"rulekb-{lang}")
+    assert checked > 500 and not problems, problems[:20]
+
+
 def test_the_language_menu_of_a_language_archive_offers_only_its_language(built, tmp_path):
     """Issue 32: the German archive holds no English or French page, so its pages' language
     menu leads to none (it led to ../../en/… and ../../fr/…, missing files); the published
@@ -234,3 +273,110 @@ def test_the_manifest_names_its_icons_drawn_at_build_time(built):
         middle = (size // 2) * (1 + 3 * size) + 1 + 3 * (size // 2)
         assert len(set(pixels[1:])) > 2
         assert pixels[middle:middle + 3] in (b"\xff\xff\xff", bytes((0x3F, 0x51, 0xB5)))
+
+
+# the links of the page's headings in the phone's drawer that a reader sees: on the screen and
+# not covered (the element at the link's middle is the link)
+_DRAWER_HEADINGS = """() => [...document.querySelectorAll('.md-nav--primary .md-nav--secondary a.md-nav__link')]
+  .filter(a => { const r = a.getBoundingClientRect(); if (!r.width || !r.height) return false;
+                 const x = r.left + r.width / 2, y = r.top + r.height / 2;
+                 if (x < 0 || x >= innerWidth || y < 0 || y >= innerHeight) return false;
+                 const hit = document.elementFromPoint(x, y); return hit !== null && a.contains(hit); })
+  .map(a => a.getAttribute('href'))"""
+
+
+@pytest.mark.parametrize("lang, path", [("de", "rules/retrace.html"), ("fr", "rules/casting-spells.html"),
+                                        ("en", "cards/qu.html")])
+def test_on_a_phone_the_drawer_offers_the_pages_table_of_contents(browser, built, axe_source, lang, path):
+    """Issue 32.5: a rule page (a card group) is not in the navigation, and material offers a
+    page's table of contents in the drawer only under the page's entry: the drawer of a phone had
+    none. Now the page has its entry (after its folder's index): the reader opens the menu, taps
+    the page's title, sees a link to each heading of the page and follows one; axe finds nothing
+    serious in either state of the drawer. On a desktop the entry is hidden (the table of
+    contents has its sidebar)."""
+    base = built.site.resolve().as_uri()
+    headings = [h for h in parse_headings((built.site / lang / path).read_text(encoding="utf-8"))]
+    assert headings, path
+    with watched(browser, base, viewport=PHONE, locale=f"{lang}-{lang.upper()}") as tab:
+        tab.goto(f"{base}/{lang}/{path}")
+        assert tab.evaluate(_DRAWER_HEADINGS) == []
+        tab.click("label.md-header__button[for='__drawer']")
+        entry = tab.locator(".md-nav--primary label.md-nav__link[for='__toc']")
+        entry.wait_for(state="visible")
+        title = entry.inner_text().strip()
+        assert title and tab.locator("h1").first.inner_text().startswith(title), title   # (the heading adds its badges)
+        tab.wait_for_timeout(400)
+        report = axe_violations(tab, axe_source)
+        entry.click()
+        tab.wait_for_timeout(400)
+        shown = tab.evaluate(_DRAWER_HEADINGS)
+        assert shown == [f"#{h}" for h in headings]
+        report += axe_violations(tab, axe_source)
+        assert not report, report
+        if lang == "de":
+            tab.screenshot(path="/tmp/phone-de-rule-drawer.png")
+        tab.locator(f'.md-nav--primary .md-nav--secondary a.md-nav__link[href="#{headings[-1]}"]').click()
+        tab.wait_for_function(f"() => location.hash === '#{headings[-1]}'")
+    with watched(browser, base, viewport=DESKTOP) as tab:
+        tab.goto(f"{base}/{lang}/{path}")
+        assert not tab.locator(".md-nav--primary .rulekb-nav-here").is_visible()
+        assert tab.locator(".md-sidebar--secondary a.md-nav__link").first.is_visible()
+
+
+def parse_headings(text: str) -> list[str]:
+    """The ids of the page's headings of level 2 (the table of contents' first level), in order."""
+    import re
+    article = text[text.index('<article'):]
+    return re.findall(r'<h2\b[^>]*\sid="([^"]+)"', article)
+
+
+def test_the_link_heaviest_pages_are_found_by_counting_their_links(tmp_path):
+    article = '<nav><a href="x">n</a><a href="y">n</a><a href="z">n</a></nav><article>{}</article>'
+    (tmp_path / "few.html").write_text(article.format('<p>a <a href="1">1</a></p>'), encoding="utf-8")
+    (tmp_path / "many.html").write_text(article.format('<p><a href="1">1</a>, <a\nhref="2">2</a></p>'), encoding="utf-8")
+    (tmp_path / "index.html").write_text(article.format('<a href="1">1</a>' * 9), encoding="utf-8")
+    (tmp_path / "none.html").write_text("<p><a href='1'>no article</a></p>", encoding="utf-8")
+    assert links_in_text(tmp_path / "many.html") == 2 and links_in_text(tmp_path / "none.html") == 0
+    assert link_heaviest(tmp_path, 2) == ["many.html", "few.html"]
+
+
+def _audit_links(browser, axe_source, site: Path, lang: str, paths: list[str], viewport: dict) -> dict:
+    """axe-core's serious and critical violations of each page (its link-in-text-block whatever
+    its impact), opened from disk: {path: violations} of those that have any."""
+    base = site.resolve().as_uri()
+    report = {}
+    with watched(browser, base, viewport=viewport, locale=f"{lang}-{lang.upper()}") as tab:
+        for path in paths:
+            tab.goto(f"{base}/{path}")
+            found = axe_violations(tab, axe_source, also=("link-in-text-block",))
+            if found:
+                report[path] = found
+    return report
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+def test_links_in_running_text_are_set_apart_by_more_than_colour(browser, built, axe_source, lang, viewport):
+    """Issue 32.5: axe-core reported link-in-text-block (serious) on the home page and on rule
+    pages with links in their text (the "cited by" list of 601 Casting Spells); the home page
+    and the three rule pages of the seed with the most links, in each language, have none."""
+    rules = link_heaviest(built.site / lang / "rules", 3)
+    paths = ["index.html", f"{lang}/index.html"] + [f"{lang}/rules/{name}" for name in rules]
+    assert not (report := _audit_links(browser, axe_source, built.site, lang, paths, viewport)), report
+
+
+@pytest.fixture(scope="session")
+def complete_built(tmp_path_factory):
+    return sitebuild.complete_site(tmp_path_factory)
+
+
+@pytest.mark.complete_site
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+def test_complete_the_link_heaviest_rule_pages_set_links_apart(browser, complete_built, axe_source, lang, record_property):
+    """Issue 32.5 at its scale: the six rule pages of each language with the most links in their
+    text (counted, whichever they are in this build) and the home page: no serious or critical
+    violation, no link-in-text-block."""
+    rules = link_heaviest(complete_built.site / lang / "rules", 6)
+    record_property("pages", {name: links_in_text(complete_built.site / lang / "rules" / name) for name in rules})
+    paths = [f"{lang}/index.html"] + [f"{lang}/rules/{name}" for name in rules]
+    assert not (report := _audit_links(browser, axe_source, complete_built.site, lang, paths, PHONE)), report

@@ -68,6 +68,8 @@ def test_the_ruling_english_is_canonical_the_seed_english_older_and_translations
     english = note.variants[SOURCE_LANGUAGE]
     assert english[0].canonical and english[0].status.value == "official" and english[0].source == "mtgjson-eve"
     assert english[1].source == "seed-000" and english[1].text.startswith("Playing a card")
+    # the older wording says whose it is by date (the note's `ruling:` links it), not by the ruling's id (issue 32.4)
+    assert english[1].note == f"an older wording of the official ruling of {kb.ruling(note.ruling).date}"
     for lang in ("de", "fr"):
         assert note.text(lang).translated_from == english_hash(english[1].text) != english_hash(english[0].text)
     # dredge note 1 is the ruling word for word: nothing turns stale

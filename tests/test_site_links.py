@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from html.parser import HTMLParser
 from pathlib import Path
@@ -241,3 +242,128 @@ def test_no_page_of_the_complete_site_is_over_400_kb(complete_built):
     with too many rulings lists their cards, long texts' diffs keep the words around a change."""
     over = pages_over(complete_built.site)
     assert not over, f"{len(over)} pages over {PAGE_BUDGET} bytes:\n" + "\n".join(f"{s} {p}" for s, p in over[:50])
+
+
+# a word of a page's text as the scan reads it: letters, digits and the separators of ids
+_WORD = re.compile(r"[\w.-]+")
+
+
+@dataclass(frozen=True)
+class InternalNames:
+    """The names that are the project's and no reader's (issue 32.4): `shown` are never a whole
+    text of a page (a link, a cell, a heading), `anywhere` never even a word of one."""
+
+    shown: frozenset[str]      # rule ids: a slug such as "these-magic-rules-apply-to-any-magic", "for-mirrodin"
+    anywhere: frozenset[str]   # ruling ids ("explore-reveal-top-card") and check codes ("staleness.stale")
+
+
+def internal_names(kb) -> InternalNames:
+    """The ids of the knowledge base's rules and rulings and the codes of the checks, those of
+    several words (a one-word id such as "buyback" is also the word of the English text). A rule's
+    id may be a word of the text too ("first-strike damage", "jump-start"): only a text that is
+    the id alone is one shown as a name."""
+    from rulekb.check import all_checks
+    several = re.compile(r"[-._]")
+    anywhere = frozenset(name for name in [ruling.id for ruling in kb.rulings] + [check.code for check in all_checks()]
+                         if several.search(name))
+    return InternalNames(frozenset(rule.id for rule in kb.rules if several.search(rule.id)) | anywhere, anywhere)
+
+
+class NamedTexts(Shown):
+    """What a reader sees of a page (`Shown`), each text with the element it is the text of when
+    that element names something (a link, a cell, a heading, a term, a fold's summary; "@title"
+    for a tooltip, "@aria-label" …), or None (running text, a word diff's <del>/<ins>)."""
+
+    NAMING = frozenset({"a", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "dt", "summary", "li", "option",
+                        "label", "title", "caption", "legend", "button"})
+
+    def __init__(self, text: str):
+        self.current: str | None = None
+        self.named: list[tuple[str | None, str]] = []
+        super().__init__(text)
+
+    def handle_starttag(self, tag, attrs):
+        super().handle_starttag(tag, attrs)
+        self.current = tag if tag in self.NAMING else None
+        self.named += [(f"@{k}", v) for k, v in attrs if k in self.SEEN_ATTRS and v]   # a tooltip, a label: a name
+
+    def handle_endtag(self, tag):
+        super().handle_endtag(tag)
+        self.current = None
+
+    def handle_data(self, data):
+        super().handle_data(data)
+        if not self.hidden:
+            self.named.append((self.current, data))
+
+
+def shown_names(site: Path, names: InternalNames, skip: Callable[[str], bool] = lambda path: False) -> list[str]:
+    """Each place of the site's pages (but those whose path `skip` accepts) where a reader sees an
+    internal name: the whole text of an element that names something (a link, a cell, a heading;
+    `NamedTexts`) that is one of `names.shown`, or a word of any text that is one of
+    `names.anywhere` (not a part of a path: "rules/for-mirrodin.html")."""
+    found = []
+    for page in sorted(site.rglob("*.html")):
+        where = page.relative_to(site).as_posix()
+        if skip(where):
+            continue
+        for tag, text in NamedTexts(page.read_text(encoding="utf-8")).named:
+            if tag is not None and text.strip() in names.shown:
+                found.append(f"{where}: {text.strip()!r}")
+                continue
+            for m in _WORD.finditer(text):
+                word = m.group().strip(".")
+                if word in names.anywhere and text[m.start() - 1:m.start()] != "/" and text[m.end():m.end() + 1] != "/":
+                    found.append(f"{where}: {word!r} in …{' '.join(text[max(0, m.start() - 40):m.end() + 20].split())}…")
+    return found
+
+
+def test_the_scan_finds_internal_names_shown_as_names(tmp_path):
+    names = InternalNames(frozenset({"for-mirrodin", "first-strike", "in-play", "staleness.stale", "explore-reveal-top-card"}),
+                          frozenset({"staleness.stale", "explore-reveal-top-card"}))
+    (tmp_path / "de").mkdir()
+    (tmp_path / "de" / "keywords.html").write_text(
+        '<ul><li><a href="rules/for-mirrodin.html">for-mirrodin</a></li><li><a href="rules/retrace.html">retrace</a></li>'
+        '<li>deals first-strike damage</li><li>the <del>in-play</del><ins>battlefield</ins></li></ul>'
+        '<script>var x = "for-mirrodin";</script>',
+        encoding="utf-8")
+    (tmp_path / "de" / "status.html").write_text(
+        '<p><code>staleness.stale</code> Entscheidung explore-reveal-top-card (Variante 2).</p>'
+        '<p>siehe rules/explore-reveal-top-card.html und <a title="for-mirrodin" href="x">Für Mirrodin!</a></p>',
+        encoding="utf-8")
+    (tmp_path / "de" / "api.html").write_text("<p>for-mirrodin</p>", encoding="utf-8")
+    found = shown_names(tmp_path, names, skip=lambda path: path.endswith("/api.html"))
+    assert found == ["de/keywords.html: 'for-mirrodin'",
+                     "de/status.html: 'staleness.stale' in …staleness.stale…",
+                     "de/status.html: 'explore-reveal-top-card' in …Entscheidung explore-reveal-top-card (Variante 2).…",
+                     "de/status.html: 'for-mirrodin'"]
+
+
+def _api_page(path: str) -> bool:
+    """The JSON API's page, which documents the ids a program reads (the one page where an id is the subject)."""
+    return path.endswith("/api.html")
+
+
+def test_no_page_of_the_site_shows_an_internal_name(built):
+    """Issue 32.4 on the seed site: no rule or ruling id, no check code on screen (the status
+    page showed "terminology.deprecated" and "Entscheidung explore-reveal-top-card")."""
+    from rulekb.knowledge import load_knowledge_base
+    names = internal_names(load_knowledge_base(built.site.parent / "project"))
+    assert "explore-reveal-top-card" in names.anywhere and "staleness.stale" in names.anywhere
+    found = shown_names(built.site, names, skip=_api_page)
+    assert not found, f"{len(found)} places:\n" + "\n".join(found[:40])
+
+
+@pytest.mark.complete_site
+def test_no_page_of_the_complete_site_shows_an_internal_name(complete_built, record_property):
+    """Issue 32.4 at its scale: every page of the complete site, every rule and ruling id and
+    check code (untitled rules by their slug on the rules index, keywords such as "for-mirrodin",
+    check codes and ruling ids on the status pages)."""
+    from rulekb.knowledge import load_knowledge_base
+    result = complete_built.result
+    record_property("build", {"wall_s": round(result.seconds, 1), "cpu_s": round(result.cpu, 1),
+                              "mkdocs_cpu_s": round(result.mkdocs_cpu, 1),
+                              "log": [line.strip() for line in complete_built.log.splitlines() if " in " in line]})
+    names = internal_names(load_knowledge_base(sitebuild.ROOT))
+    found = shown_names(complete_built.site, names, skip=_api_page)
+    assert not found, f"{len(found)} places:\n" + "\n".join(found[:60])

@@ -162,3 +162,21 @@ def test_the_keyword_figures_speak_the_reader_s_language_with_its_numbers():
     fr = keyword_words(uis["fr"], cell, uis["fr"].language_name("fr"), uis["fr"].number)
     assert fr.named == "Nom officiel\u00a0: 1\u202f001 sur 1\u202f234 règles de mot-clé"
     assert keyword_words(None, cell, "German").unprinted == "1 keyword rule whose name no card in German prints:"
+
+
+def test_a_finding_names_a_ruling_by_its_card_and_date_not_its_id(kb, ix):
+    """Issue 32.4: the status pages said "Entscheidung explore-reveal-top-card"; a ruling a
+    message cites is its card (in the reader's language) and its date, whatever the language."""
+    from conftest import ROOT
+    from rulekb.i18n import load_uis
+    from rulekb.check.view import localised_finding
+    from rulekb.models import M_
+    f = Finding("meaning.dropped", Severity.WARNING, "de", "retrace-sample-ruling", "f.yaml", 1, "", "",
+                msg=M_("{label} drops a sentence", label="ruling retrace-sample-ruling"))
+    card = kb.card(kb.ruling("retrace-sample-ruling").cards[0])
+    uis = load_uis(ROOT, kb.languages)
+    for lang in ("en", "de"):
+        message, _ = localised_finding(f, uis[lang], ix)
+        assert "retrace-sample-ruling" not in message, message
+        assert "2018-01-19" in message and (card.names.get(lang) or card.names["en"]) in message, message
+    assert localised_finding(f, uis["de"], ix)[0].startswith("Entscheidung vom 2018-01-19 zu ")

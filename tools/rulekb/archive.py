@@ -7,7 +7,9 @@ Deterministic: entries sorted by name, a fixed timestamp (1980-01-01, the earlie
 hold) and fixed permissions (rw-r--r--, Unix), the same deflate level; the same files give the
 same bytes. A language's archive holds no other language, so the language menu of its pages
 offers its own language alone (`own_language_menu`: the entries of the others, which led to
-missing files, are left out as the pages are zipped). Archives beyond the plain zip limits (65,535 entries, 4 GB) get zipfile's ZIP64
+missing files, are left out as the pages are zipped), and links into the JSON API, which
+it does not hold, are not links there (`without_api_links`: a page's " · JSON" link is left
+out, a link elsewhere keeps its text). Archives beyond the plain zip limits (65,535 entries, 4 GB) get zipfile's ZIP64
 records.
 """
 
@@ -32,14 +34,30 @@ _MENU_ENTRY = re.compile(rb'<li class="md-select__item">\s*<a href="[^"]*" hrefl
 
 def own_language_menu(lang: str) -> Callable[[str, bytes], bytes]:
     """What a page of `lang`'s archive holds: an HTML page's language menu without the entries of
-    the other languages; any other file as it is."""
+    the other languages, and no link into the JSON API (`without_api_links`); any other file as it is."""
     own = lang.encode()
 
     def page(name: str, data: bytes) -> bytes:
-        if not name.endswith(".html") or b"md-select__item" not in data:
+        if not name.endswith(".html"):
+            return data
+        if b"api/" in data:
+            data = without_api_links(data)
+        if b"md-select__item" not in data:
             return data
         return _MENU_ENTRY.sub(lambda m: m.group(0) if m.group(1) == own else b"", data)
     return page
+
+
+# a link into the JSON API (``../../api/de/rules/retrace.json``): the link, with the " · " before it
+# when it ends a line of links (a rule's or card's "… · JSON"), and its content in group 2
+_API_LINK = re.compile(rb'( \xc2\xb7 )?<a href="(?:\.\./)*api/[^"]*\.json">(.*?)</a>')
+
+
+def without_api_links(data: bytes) -> bytes:
+    """A page of a language's archive, which holds no JSON API: a link into it that follows a
+    " · " (the rule's and card's "… · JSON") goes, with its " · "; any other (the API page's
+    examples) leaves its content as text."""
+    return _API_LINK.sub(lambda m: b"" if m.group(1) else m.group(2), data)
 
 
 def zip_files(target: Path, files: Iterable[tuple[str, Path | bytes]],
@@ -72,15 +90,18 @@ def zip_folder(folder: Path, target: Path, prefix: str, replace: Mapping[str, by
     zip_files(target, entries)
 
 
-def language_archives(site: Path, languages: Iterable[str], replace: Mapping[str, bytes] | None = None) -> dict[str, int]:
+def language_archives(site: Path, languages: Iterable[str], replace: Mapping[str, bytes] | None = None,
+                      own: Mapping[str, Mapping[str, bytes]] | None = None) -> dict[str, int]:
     """``rulekb-<lang>.zip`` of each language in `site` (under ``rulekb-<lang>/``, a file of
-    `replace` with those bytes: the archive's offline.html); returns each archive's size."""
+    `own[lang]`, else of `replace`, with those bytes: the archive's picker index.html and
+    offline.html); returns each archive's size."""
     replace = replace or {}
     sizes: dict[str, int] = {}
     for lang in languages:
         target = site / archive_name(lang)
         top = archive_top(lang) + "/"
-        zip_files(target, [(top + rel, replace.get(rel, site / rel)) for rel in language_files(site, lang)],
+        instead = {**replace, **(own or {}).get(lang, {})}
+        zip_files(target, [(top + rel, instead.get(rel, site / rel)) for rel in language_files(site, lang)],
                   own_language_menu(lang))
         sizes[lang] = target.stat().st_size
     return sizes

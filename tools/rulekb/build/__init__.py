@@ -208,7 +208,7 @@ def _write(root: Path, site_dir: Path, work: Path, prepared: Prepared, langs: tu
             progress.say("[4/5] assembling the site, the JSON API and the archive …")
             assemble(work, staging, langs, clock, prepared.site.archive_files,
                      lambda sizes: offline_page(prepared.kb, prepared.uis, copy=False, sizes=sizes),
-                     reuse.build_key(marker))
+                     reuse.build_key(marker), prepared.site.language_archive_files)
             files = [p for p in staging.rglob("*") if p.is_file()]
         progress.say(f"[5/5] replacing {site_dir} …")
         publish(staging, site_dir)

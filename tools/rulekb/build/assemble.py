@@ -67,10 +67,12 @@ def write_root_files(staging: Path, files: Mapping[str, str], marker: str,
 
 def assemble(work: Path, staging: Path, languages: Sequence[str], clock: Clock | None = None,
              archive_files: Mapping[str, str] | None = None,
-             offline_page: Callable[[Mapping[str, int]], str] | None = None, build_id: str = "") -> None:
+             offline_page: Callable[[Mapping[str, int]], str] | None = None, build_id: str = "",
+             language_archive_files: Mapping[str, Mapping[str, str]] | None = None) -> None:
     """The complete new site in `staging` (which `write_root_files` started): the language sites
     linked in, then the offline archive of all of it and one per language, with `archive_files`
-    (site-root path -> text) in place of the site's files of those paths; then (`offline_page`:
+    (site-root path -> text) in place of the site's files of those paths (a language's archive:
+    `language_archive_files` of its language over them); then (`offline_page`:
     offline.html given the archives' sizes) the offline mode's lists of files of build
     `build_id` (`render.offline.assembled_files`)."""
     for lang in languages:
@@ -78,7 +80,9 @@ def assemble(work: Path, staging: Path, languages: Sequence[str], clock: Clock |
     replace = {rel: text.encode("utf-8") for rel, text in (archive_files or {}).items()}
     with maybe(clock, Part.ARCHIVE):
         archive.zip_folder(staging, staging / paths.ARCHIVE, f"{ARCHIVE_TOP}/", replace)
-        sizes = archive.language_archives(staging, languages, replace)
+        sizes = archive.language_archives(staging, languages, replace, {
+            lang: {rel: text.encode("utf-8") for rel, text in files.items()}
+            for lang, files in (language_archive_files or {}).items()})
     if offline_page is not None:
         for rel, text in offline.assembled_files(staging, languages, build_id, offline_page(sizes)).items():
             (staging / rel).parent.mkdir(parents=True, exist_ok=True)

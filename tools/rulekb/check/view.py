@@ -163,25 +163,39 @@ _LABEL_FIELDS = frozenset({"label", "other", "first"})
 _LABEL_LIST_FIELDS = frozenset({"labels", "units", "where"})
 
 
-def _with_labels(value: object, labels: frozenset[str]) -> object:
+_RULING_LABEL = re.compile(r"ruling (?P<id>\S+)")
+
+
+def _label(label: str, ix: Index, lang: str) -> Message:
+    """A unit's label in a message, as `label_message`; a ruling's by its card and date in `lang`
+    ("ruling of 2018-01-19 on Brazen Buccaneers"), not by its id, which is no name (issue 32.4)."""
+    m = _RULING_LABEL.fullmatch(label)
+    ruling = ix.kb.ruling(m.group("id")) if m else None
+    if ruling is not None and ruling.cards:
+        return M_("ruling of {date} on {card}", date=ruling.date, card=ix.card_name(ruling.cards[0], lang))
+    return label_message(label)
+
+
+def _with_labels(value: object, ix: Index, lang: str) -> object:
     """A message argument with the unit labels in it as label `Message`s (nested messages too)."""
+    labels = ix.labels
     if isinstance(value, Message):
         args = []
         for key, arg in value.args:
             if isinstance(arg, str) and key in _LABEL_FIELDS and arg in labels:
-                arg = label_message(arg)
+                arg = _label(arg, ix, lang)
             elif isinstance(arg, str) and key in _LABEL_LIST_FIELDS and arg:
                 parts = arg.split(", ")
                 if all(part in labels for part in parts):
                     # "{l0}, {l1}": no msgid (gettext gives it back as it is), each label rendered
                     arg = Message(", ".join(f"{{l{i}}}" for i in range(len(parts))),
-                                  tuple((f"l{i}", label_message(part)) for i, part in enumerate(parts)))
+                                  tuple((f"l{i}", _label(part, ix, lang)) for i, part in enumerate(parts)))
             else:
-                arg = _with_labels(arg, labels)
+                arg = _with_labels(arg, ix, lang)
             args.append((key, arg))
         return dataclasses.replace(value, args=tuple(args))
     if isinstance(value, tuple):
-        return tuple(_with_labels(v, labels) for v in value)
+        return tuple(_with_labels(v, ix, lang) for v in value)
     return value
 
 
@@ -190,8 +204,8 @@ def localised_finding(f: Finding, speaker: Speaker | None, ix: Index | None = No
     without a speaker: the finding's own message and suggestion)."""
     if speaker is None or ix is None:
         return f.localised(speaker)
-    message = _with_labels(f.msg, ix.labels).render(speaker) if f.msg is not None else f.message  # type: ignore[union-attr]
-    fix = _with_labels(f.fix, ix.labels).render(speaker) if f.fix is not None else f.suggestion  # type: ignore[union-attr]
+    message = _with_labels(f.msg, ix, speaker.lang).render(speaker) if f.msg is not None else f.message  # type: ignore[union-attr]
+    fix = _with_labels(f.fix, ix, speaker.lang).render(speaker) if f.fix is not None else f.suggestion  # type: ignore[union-attr]
     return message, fix
 
 

@@ -160,7 +160,8 @@ def _take_english(note: dict[str, Any], ruling: _Ruling) -> bool:
         return False
     for v in variants:
         v["canonical"] = False
-        v.setdefault("note", f"an older wording of the official ruling of {ruling.date} ({ruling.id})")
+        # (the note's `ruling:` names the ruling; its id, a slug, is no reader's word: issue 32.4)
+        v.setdefault("note", f"an older wording of the official ruling of {ruling.date}")
     official = {"text": ruling.text, "source": ruling.source, "status": "official", "canonical": True}
     note[SOURCE_LANGUAGE] = [official] + variants
     return True

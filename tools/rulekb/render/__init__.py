@@ -57,6 +57,8 @@ class RenderedSite:
     files: Mapping[str, str]                           # site-root files: index.html, api/..., <lang>/n/...
     generated: Mapping[str, frozenset[str]]            # lang -> the docs paths rendered here (not content/)
     archive_files: Mapping[str, str] = field(default_factory=dict)  # site-root files the archive holds in place of `files`'s
+    # lang -> the site-root files its own archive holds in place of `files`'s (its picker and offline page: that language alone)
+    language_archive_files: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
 
 def render_pages(c: Lang, changes: tuple[ReleaseChanges, ...] = (), cards: CardSite | None = None) -> dict[str, str]:
@@ -126,6 +128,8 @@ def _render_site(linked: LinkedKB, uis: Mapping[str, UI], termbase, status, cont
         files: dict[str, str] = {"index.html": root_index(kb, uis), paths.OFFLINE: offline_page(kb, uis, copy=False),
                                  f"{paths.API_FOLDER}/index.json": api_root(kb), **offline_files(kb, uis)}
         archive_files = {paths.OFFLINE: offline_page(kb, uis, copy=True)}
+        language_archive_files = {lang: {"index.html": root_index(kb, uis, only=lang),
+                                         paths.OFFLINE: offline_page(kb, uis, copy=True, only=lang)} for lang in languages}
         contexts = {lang: Lang(shared, uis[lang]) for lang in (only or languages)}
         changes = all_changes(kb)
         cards = CardSite(shared)
@@ -163,7 +167,7 @@ def _render_site(linked: LinkedKB, uis: Mapping[str, UI], termbase, status, cont
             nav[lang] = _nav(ui, pages)
     if problems:
         raise DataError(problems)
-    return RenderedSite(docs, nav, dict(sorted(files.items())), generated_paths, archive_files)
+    return RenderedSite(docs, nav, dict(sorted(files.items())), generated_paths, archive_files, language_archive_files)
 
 
 def _nav(ui: UI, pages: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
@@ -183,4 +187,4 @@ def with_status(site: RenderedSite, status: Mapping[str, str], uis: Mapping[str,
             docs[lang] = dict(sorted({**docs[lang], paths.STATUS: page}.items()))
             generated[lang] = generated[lang] | {paths.STATUS}
             nav[lang] = _nav(uis[lang], docs[lang])
-    return RenderedSite(docs, nav, site.files, generated, site.archive_files)
+    return RenderedSite(docs, nav, site.files, generated, site.archive_files, site.language_archive_files)

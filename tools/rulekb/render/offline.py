@@ -142,14 +142,18 @@ def megabytes(ui: UI, size: int) -> str:
     return ui._("{size} MB").format(size=format_decimal(size / 1_000_000, format="#,##0.0", locale=ui.locale))
 
 
-def offline_page(kb: KnowledgeBase, uis: Mapping[str, UI], *, copy: bool, sizes: Mapping[str, int] | None = None) -> str:
+def offline_page(kb: KnowledgeBase, uis: Mapping[str, UI], *, copy: bool, sizes: Mapping[str, int] | None = None,
+                 only: str | None = None) -> str:
     """``offline.html`` of the published site (`copy` false: each language's archive with its
     size from `sizes`, the button that stores it in the browser, how to unpack an archive), or
-    of an archive (`copy` true)."""
+    of an archive (`copy` true); `only`: a language's archive, which holds that language alone
+    (the others' sections linked to folders it does not have)."""
     section = template("pages/offline-section.html.j2")
     sizes = sizes or {}
     sections = []
     for language in kb.languages:
+        if only is not None and language.code != only:
+            continue
         ui = uis[language.code]
         size = sizes.get(language.code)
         sections.append(Markup(section.render(

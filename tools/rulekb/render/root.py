@@ -4,7 +4,8 @@ single self-contained page: inline style and script, relative links, nothing rem
 Opening ``index.html#choose`` shows the picker without moving on. Its shape is
 ``templates/pages/root.html.j2``.
 
-Beside it, ``site/offline.html``: how to take the site along (`offline`).
+Beside it, ``site/offline.html``: how to take the site along (`offline`). A language's offline
+archive holds a picker of its language alone (`root_index` with `only`).
 """
 
 from __future__ import annotations
@@ -27,14 +28,18 @@ class Choice:
     tagline: str
 
 
-def root_index(kb: KnowledgeBase, uis: Mapping[str, UI]) -> str:
+def root_index(kb: KnowledgeBase, uis: Mapping[str, UI], only: str | None = None) -> str:
+    """The picker of every language, or (`only`: a language's offline archive, which holds no
+    other) of that language alone, so that no link nor the preferred language's redirect leads
+    to a folder the archive does not have."""
+    languages = [language for language in kb.languages if only is None or language.code == only]
     choices = []
-    for language in kb.languages:
+    for language in languages:
         ui = uis[language.code]
         tagline = ui._("The Magic: The Gathering rules and rulings in {language}").format(
             language=ui.language_name(language.code))
         choices.append(Choice(language.code, language.name, tagline))
     english = uis.get(SOURCE_LANGUAGE)
     return template("pages/root.html.j2").render(
-        codes=list(kb.language_codes), languages=choices, offline_path=paths.OFFLINE,
+        codes=[language.code for language in languages], languages=choices, offline_path=paths.OFFLINE,
         _=english._ if english else str)
