@@ -39,8 +39,8 @@ static PyObject *make_scalar(Reader *r, yaml_event_t *event) {
     return node;
 }
 
-/* A MapNode or SeqNode (frozen dataclasses): made without their __init__, fields set as
- * object.__setattr__ would. */
+/* A MapNode or SeqNode (frozen dataclasses with __slots__): made without their __init__, fields
+ * set as object.__setattr__ would (through the slots' descriptors, no per-node dict). */
 static PyObject *make_collection(Reader *r, PyTypeObject *type, PyObject *items, yaml_mark_t mark) {
     PyObject *node = type->tp_alloc(type, 0);
     if (node == NULL) return NULL;

@@ -25,13 +25,14 @@ from .models import (SOURCE_LANGUAGE, Card, GlossaryEntry, HistoryEntry, Knowled
                      Ruling, Subrule, Unit, UnitKind, subrule_number)
 from .refs import SUBRULE_LETTERS, sort_key
 from .validate_cards import cards_from, rulings_from
-from .schema import (NOTE_KEY, SHA256, SUBRULE_KEY, SUBRULE_LETTER_OR_NUMBER, UNIT_ID, Context, Project, Reader, read_history,
-                     read_project, read_unit)
+from .schema import (NOTE_KEY, SHA256, SUBRULE_KEY, SUBRULE_LETTER_OR_NUMBER, UNIT_ID, Context, Project, Reader, Shape,
+                     read_history, read_project, read_unit)
 
 T = TypeVar("T")
 
 RULE_FIELDS = ("id", "number", "release")
 RULE_OPTIONAL = ("history", "title", "summary", "text", "subrules", "letters", "moved_from", "notes")
+RULE = Shape(RULE_FIELDS, RULE_OPTIONAL)
 
 
 def _letters(r: Reader, node: Node | None, keys: set[str]) -> dict[str, dict[str, str]]:
@@ -71,10 +72,10 @@ def rules_from(f: SourceFile, ctx: Context) -> tuple[list[Rule], list[Problem]]:
 
 
 def _rule(r: Reader, node: Node, ctx: Context, what: str) -> Rule | None:
-    m = r.mapping(node, what, RULE_FIELDS, RULE_OPTIONAL)
-    if m is None:
+    fields = r.fields(node, what, RULE)
+    if fields is None:
         return None
-    fields = m.fields()
+    m: MapNode = node  # type: ignore[assignment]
     rid = r.slug(fields.get("id"), "rule id")
     number = r.rule_number(fields.get("number"), "rule number")
     release = r.date(fields.get("release"), "rule release")

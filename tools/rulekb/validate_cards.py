@@ -15,12 +15,14 @@ from typing import Mapping
 from .diagnostics import Problem
 from .load import Node, Scalar, SourceFile
 from .models import EMPTY, SOURCE_LANGUAGE, Card, Pos, Printing, Ruling, UnitKind
-from .schema import UUID, Context, Reader, read_unit
+from .schema import UUID, Context, Reader, Shape, read_unit
 
 __all__ = ["cards_from", "rulings_from"]
 
 CARD_FIELDS = ("id", "name", "oracle_id", "source")
 CARD_OPTIONAL = ("set", "collector_number", "printings", "printed", "keywords")
+CARD = Shape(CARD_FIELDS, CARD_OPTIONAL)
+RULING = Shape(("id", "date", "cards", "text"), ("rules",))
 SET_CODE = re.compile(r"^[A-Z0-9]{2,6}$")
 PRINTING = re.compile(r"^([A-Z0-9]{2,6}) (\S(?:[^,]*\S)?)$")   # a printing: set code and collector number
 
@@ -33,20 +35,16 @@ def cards_from(f: SourceFile, ctx: Context) -> tuple[list[Card], list[Problem]]:
 
 
 def _card(r: Reader, ctx: Context, node: Node, what: str) -> Card | None:
-    m = r.mapping(node, what, CARD_FIELDS, CARD_OPTIONAL)
-    if m is None:
+    fields = r.fields(node, what, CARD)
+    if fields is None:
         return None
-    fields = m.fields()
     cid = r.slug(fields.get("id"), "card id")
     names: dict[str, str] = {}
     names_node = fields.get("name")
-    nm = r.mapping(names_node, "card name", (SOURCE_LANGUAGE,), ctx.languages) if names_node else None
-    for key, value in nm.items if nm else ():
-        if key.value in ctx.languages:
-            if type(value) is Scalar and value.value.strip():
-                names[key.value] = value.value
-            elif text := r.nonempty(value, f"card name {key.value}"):
-                names[key.value] = text
+    found = r.fields(names_node, "card name", ctx.name_shape) if names_node else None
+    for lang, value in found.items() if found else ():
+        if lang in ctx.languages and (text := r.nonempty(value, f"card name {lang}")):
+            names[lang] = text
     refs: list[tuple[str, str]] = []    # (set, number) of each printing, the one it is shown with first
     if fields.get("set") is not None or fields.get("collector_number") is not None:
         set_code = r.pattern(fields.get("set"), "card set", SET_CODE, "the set code, e.g. XLN")
@@ -66,7 +64,7 @@ def _card(r: Reader, ctx: Context, node: Node, what: str) -> Card | None:
             seen.add(ref)
     printed = _printed(r, ctx, fields.get("printed"), set(refs)) if fields.get("printed") is not None else {}
     if not refs and cid is not None:
-        r.error(m, f"card '{cid}' has no printing", "give 'printings' (SET NUMBER, …) or 'set' and 'collector_number'")
+        r.error(node, f"card '{cid}' has no printing", "give 'printings' (SET NUMBER, …) or 'set' and 'collector_number'")
     keywords = tuple(sys.intern(k) for item in r.sequence(fields.get("keywords"), "card keywords")
                      if (k := r.nonempty(item, "card keyword")) is not None)
     oracle = r.pattern(fields.get("oracle_id"), "card oracle_id", UUID, "a lowercase UUID")
@@ -83,7 +81,7 @@ def _card(r: Reader, ctx: Context, node: Node, what: str) -> Card | None:
             key = tuple(values.items())
             found = shared.get(key)
             if found is None:
-                found = shared[key] = MappingProxyType(dict(values))
+                found = shared[key] = MappingProxyType(values)   # (`values` is _printed's own, made for this card)
             return found
 
         for ref in refs:
@@ -91,7 +89,7 @@ def _card(r: Reader, ctx: Context, node: Node, what: str) -> Card | None:
             printings.append(Printing(sys.intern(ref[0]), ref[1], proxy(names_), proxy(texts_)))
     else:   # (most cards: printed in English only)
         printings = [Printing(sys.intern(code), number, EMPTY, EMPTY) for code, number in refs]
-    return Card(cid, MappingProxyType(names), tuple(printings), oracle, source, Pos(r.file, m.line), keywords)  # type: ignore[arg-type]
+    return Card(cid, MappingProxyType(names), tuple(printings), oracle, source, Pos(r.file, node.line), keywords)  # type: ignore[arg-type]
 
 
 def _refs(r: Reader, node: Node, text: str, what: str) -> list[tuple[str, str]]:
@@ -112,14 +110,14 @@ def _printed(r: Reader, ctx: Context, node: Node, refs: set[tuple[str, str]]
     """`printed`: per other language, the printings (``SET NUMBER, …``) -> the card as printed
     there: its printed name on the first line, its printed text on the lines after it. Returns
     printing -> (names, texts) by language."""
-    targets = tuple(code for code in ctx.languages if code != SOURCE_LANGUAGE)
+    shape = ctx.printed_shape
     out: dict[tuple[str, str], tuple[dict[str, str], dict[str, str]]] = {}
-    pm = r.mapping(node, "card printed", (), targets)
-    for lang_node, value in pm.items if pm else ():
-        lang = lang_node.value
-        if lang not in targets:
+    found = r.fields(node, "card printed", shape)
+    for lang, value in found.items() if found else ():
+        if lang not in shape.allowed:
             continue
-        lm = r.entries(value, f"card printed {lang}")
+        what = f"card printed {lang}"   # (once per language, not per printing)
+        lm = r.entries(value, what)
         for key, text_node in lm.items if lm else ():
             if type(text_node) is Scalar and text_node.value.strip():
                 text = text_node.value
@@ -130,7 +128,7 @@ def _printed(r: Reader, ctx: Context, node: Node, refs: set[tuple[str, str]]
                 r.error(text_node, f"card printed {lang} {key.value} has no name on its first line",
                         "write the printed name on the first line, the printed text on the lines after it")
                 continue
-            for ref in _refs(r, key, key.value, f"card printed {lang}"):
+            for ref in _refs(r, key, key.value, what):
                 if ref not in refs:
                     r.error(key, f"card printed {lang}: {ref[0]} {ref[1]} is not one of the card's printings",
                             "add it to 'printings', or correct its set code and number")
@@ -160,10 +158,9 @@ def rulings_from(f: SourceFile, ctx: Context) -> tuple[list[Ruling], list[Proble
         cites.append((m.get("mechanic"), "rule:" + mechanic))  # type: ignore[arg-type]
     out = []
     for item in r.sequence(m.get("rulings"), "rulings"):
-        rm = r.mapping(item, "a ruling", ("id", "date", "cards", "text"), ("rules",))
-        if rm is None:
+        fields = r.fields(item, "a ruling", RULING)
+        if fields is None:
             continue
-        fields = rm.fields()
         rid = r.slug(fields.get("id"), "ruling id")
         date = r.date(fields.get("date"), "ruling date")
         cards = []
@@ -177,7 +174,7 @@ def rulings_from(f: SourceFile, ctx: Context) -> tuple[list[Ruling], list[Proble
                 rules.append(rule)
                 cites.append((node, "rule:" + rule))  # type: ignore[arg-type]
         if rid is not None and not cards and not rules:
-            r.error(rm, f"ruling '{rid}' belongs to no card and no rule", "list the cards it stands on under 'cards'")
+            r.error(item, f"ruling '{rid}' belongs to no card and no rule", "list the cards it stands on under 'cards'")
         if rid is None or fields.get("text") is None:
             continue
         unit = read_unit(r, ctx, fields["text"], rid, UnitKind.RULING, f"ruling {rid}")
